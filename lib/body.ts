@@ -1,0 +1,58 @@
+// Reads a JSON request body: content type checked, size capped while streaming (a huge or
+// endless body is cut off at the limit, never buffered whole), parse errors reported as 400.
+
+import { ApiError } from "./errors.ts";
+
+export const MAX_BODY_BYTES = 64 * 1024;
+
+function tooLarge(): ApiError {
+  return new ApiError(413, "PAYLOAD_TOO_LARGE", "Request body must be at most 64 KiB.");
+}
+
+export async function readJsonBody(req: Request): Promise<unknown> {
+  const type = (req.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+  if (type !== "application/json") {
+    throw new ApiError(
+      415,
+      "UNSUPPORTED_MEDIA_TYPE",
+      "Send the body as JSON with Content-Type: application/json.",
+      null,
+    );
+  }
+  const declared = req.headers.get("content-length");
+  if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw tooLarge();
+  if (!req.body) throw new ApiError(400, "VALIDATION_FAILED", "Request body is empty.", "body");
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = req.body.getReader();
+  while (true) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new ApiError(400, "VALIDATION_FAILED", "Request body is not valid UTF-8.", "body");
+  }
+  if (text.trim() === "") {
+    throw new ApiError(400, "VALIDATION_FAILED", "Request body is empty.", "body");
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ApiError(400, "VALIDATION_FAILED", "Request body is not valid JSON.", "body");
+  }
+}

@@ -1,0 +1,138 @@
+// Configuration: read once from the environment at start, validated, then passed down.
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string | null;
+  dataDir: string;
+  publicBaseUrl: string;
+  /** Signs cursors and other server-issued tokens; generated and stored in the database when unset. */
+  secretKey: string | null;
+  dbPoolMax: number;
+  shutdownTimeoutMs: number;
+  /** Take the client address from X-Forwarded-For (only behind a trusted proxy). */
+  trustProxy: boolean;
+  rateLimitKeyPerMinute: number;
+  rateLimitPublicPerMinute: number;
+  rateLimitUserPerMinute: number;
+  planFreeAnswersPerMonth: number;
+  planProAnswersPerMonth: number;
+  defaultPlan: "free" | "pro" | "business";
+  coverageGapSeconds: number;
+  webhookAllowPrivateTargets: boolean;
+  webhookRetryDelays: number[];
+  webhookWorker: boolean;
+}
+
+/** Every variable the service reads, its default and its meaning; the README table mirrors this. */
+export const CONFIG_VARIABLES = [
+  ["PORT", "8080", "TCP port to listen on"],
+  ["HOST", "0.0.0.0", "address to bind"],
+  ["DATABASE_URL", "(unset)", "PostgreSQL URL; unset = embedded PGlite in DATA_DIR"],
+  ["DATA_DIR", "./data", "directory of the embedded database"],
+  ["PUBLIC_BASE_URL", "http://localhost:PORT", "public origin (https enables Secure cookies)"],
+  ["SECRET_KEY", "(generated)", "HMAC key for cursors; generated once and kept in the database"],
+  ["DB_POOL_MAX", "10", "PostgreSQL connections per instance"],
+  ["SHUTDOWN_TIMEOUT_MS", "10000", "how long in-flight requests may finish on SIGTERM"],
+  ["TRUST_PROXY", "0", "1 = client address from X-Forwarded-For"],
+  ["RATE_LIMIT_KEY_PER_MINUTE", "60", "ads API requests per key per rolling minute"],
+  ["RATE_LIMIT_PUBLIC_PER_MINUTE", "120", "public forms requests per client address per minute"],
+  ["RATE_LIMIT_USER_PER_MINUTE", "600", "authenticated forms requests per user per minute"],
+  ["PLAN_FREE_ANSWERS_PER_MONTH", "1000", "answer limit of the free plan"],
+  ["PLAN_PRO_ANSWERS_PER_MONTH", "100000", "answer limit of the pro plan"],
+  ["DEFAULT_PLAN", "free", "plan of new workspaces (free, pro, business)"],
+  ["COVERAGE_GAP_SECONDS", "300", "capture gaps longer than this are listed by /coverage"],
+  ["WEBHOOK_ALLOW_PRIVATE_TARGETS", "0", "1 = allow http and private/loopback webhook targets"],
+  [
+    "WEBHOOK_RETRY_DELAYS",
+    "5,300,1800,7200,18000,36000,50400,72000,86400",
+    "webhook retry schedule, seconds",
+  ],
+  ["WEBHOOK_WORKER", "1", "0 = this instance does not deliver webhooks"],
+] as const;
+
+/** Thrown for a bad variable; main.ts prints the message alone and exits 1. */
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function intVar(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function boolVar(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  if (raw === "1" || raw === "true") return true;
+  if (raw === "0" || raw === "false") return false;
+  throw new ConfigError(`${name} must be 0 or 1, got "${raw}"`);
+}
+
+function urlVar(env: Env, name: string, protocols: string[]): string | null {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    // Never echo the value: a database URL may carry a password.
+    throw new ConfigError(`${name} is not a valid URL`);
+  }
+  if (!protocols.includes(url.protocol) || url.hostname === "") {
+    throw new ConfigError(`${name} must be a ${protocols.join(" or ")}// URL with a host`);
+  }
+  return raw;
+}
+
+export function loadConfig(env: Env): Config {
+  const port = intVar(env, "PORT", 8080, 0, 65535);
+  const publicBaseUrl = urlVar(env, "PUBLIC_BASE_URL", ["http:", "https:"]) ??
+    `http://localhost:${port}`;
+  const defaultPlan = env.DEFAULT_PLAN || "free";
+  if (defaultPlan !== "free" && defaultPlan !== "pro" && defaultPlan !== "business") {
+    throw new ConfigError(`DEFAULT_PLAN must be free, pro or business, got "${defaultPlan}"`);
+  }
+  const delaysRaw = env.WEBHOOK_RETRY_DELAYS || "5,300,1800,7200,18000,36000,50400,72000,86400";
+  if (!/^\d+(\.\d+)?(,\d+(\.\d+)?)*$/.test(delaysRaw)) {
+    throw new ConfigError(
+      `WEBHOOK_RETRY_DELAYS must be comma-separated seconds, got "${delaysRaw}"`,
+    );
+  }
+  const secretKey = env.SECRET_KEY || null;
+  if (secretKey !== null && secretKey.length < 32) {
+    throw new ConfigError("SECRET_KEY must be at least 32 characters");
+  }
+  return {
+    port,
+    host: env.HOST || "0.0.0.0",
+    databaseUrl: urlVar(env, "DATABASE_URL", ["postgres:", "postgresql:"]),
+    dataDir: env.DATA_DIR || "./data",
+    publicBaseUrl: publicBaseUrl.replace(/\/+$/, ""),
+    secretKey,
+    dbPoolMax: intVar(env, "DB_POOL_MAX", 10, 1, 1000),
+    shutdownTimeoutMs: intVar(env, "SHUTDOWN_TIMEOUT_MS", 10_000, 0, 600_000),
+    trustProxy: boolVar(env, "TRUST_PROXY", false),
+    rateLimitKeyPerMinute: intVar(env, "RATE_LIMIT_KEY_PER_MINUTE", 60, 1, 100_000_000),
+    rateLimitPublicPerMinute: intVar(env, "RATE_LIMIT_PUBLIC_PER_MINUTE", 120, 1, 100_000_000),
+    rateLimitUserPerMinute: intVar(env, "RATE_LIMIT_USER_PER_MINUTE", 600, 1, 100_000_000),
+    planFreeAnswersPerMonth: intVar(env, "PLAN_FREE_ANSWERS_PER_MONTH", 1000, 0, 2 ** 31 - 1),
+    planProAnswersPerMonth: intVar(env, "PLAN_PRO_ANSWERS_PER_MONTH", 100_000, 0, 2 ** 31 - 1),
+    defaultPlan,
+    coverageGapSeconds: intVar(env, "COVERAGE_GAP_SECONDS", 300, 1, 86_400 * 31),
+    webhookAllowPrivateTargets: boolVar(env, "WEBHOOK_ALLOW_PRIVATE_TARGETS", false),
+    webhookRetryDelays: delaysRaw.split(",").map(Number),
+    webhookWorker: boolVar(env, "WEBHOOK_WORKER", true),
+  };
+}
+
+/** Reads exactly the variables the service knows, so `--allow-env=<list>` is enough. */
+export function readEnv(): Env {
+  const env: Env = {};
+  for (const [name] of CONFIG_VARIABLES) env[name] = Deno.env.get(name);
+  return env;
+}

@@ -1,0 +1,268 @@
+// The one SQL interface of the service: tagged-template queries and transactions, backed by
+// postgres.js when DATABASE_URL is set and by embedded PGlite otherwise.
+//
+// Both backends receive the same text with $n placeholders and the same parameter list,
+// compiled here from the template, so a query behaves identically on either database and
+// values are never spliced into SQL text.
+
+import postgres from "postgres";
+import { PGlite } from "@electric-sql/pglite";
+import { DatabaseUnavailable } from "./errors.ts";
+
+// deno-lint-ignore no-explicit-any
+export type Row = Record<string, any>;
+
+const FRAGMENT = Symbol("sql fragment");
+
+/** A piece of SQL with its own parameters, to be interpolated into a query (`frag\`and x = ${v}\``). */
+export interface Fragment {
+  readonly [FRAGMENT]: true;
+  readonly strings: readonly string[];
+  readonly values: readonly unknown[];
+}
+
+export function frag(strings: TemplateStringsArray, ...values: unknown[]): Fragment {
+  return { [FRAGMENT]: true, strings: [...strings], values };
+}
+
+/** An empty fragment, for optional conditions. */
+export const empty: Fragment = { [FRAGMENT]: true, strings: [""], values: [] };
+
+function isFragment(value: unknown): value is Fragment {
+  return typeof value === "object" && value !== null && FRAGMENT in value;
+}
+
+/** Joins fragments with a separator fragment (e.g. `frag\` and \``). */
+export function join(parts: Fragment[], separator: Fragment): Fragment {
+  if (parts.length === 0) return empty;
+  const strings: string[] = [];
+  const values: unknown[] = [];
+  parts.forEach((part, i) => {
+    if (i > 0) appendFragment(strings, values, separator);
+    appendFragment(strings, values, part);
+  });
+  return { [FRAGMENT]: true, strings, values };
+}
+
+function appendFragment(strings: string[], values: unknown[], part: Fragment) {
+  if (strings.length === 0) strings.push("");
+  strings[strings.length - 1] += part.strings[0];
+  for (let i = 0; i < part.values.length; i++) {
+    values.push(part.values[i]);
+    strings.push(part.strings[i + 1]);
+  }
+}
+
+/** Compiles a template (with nested fragments) into `$n` text and a parameter list. */
+export function compile(
+  strings: readonly string[],
+  values: readonly unknown[],
+): { text: string; params: unknown[] } {
+  const params: unknown[] = [];
+  let text = "";
+  const walk = (s: readonly string[], v: readonly unknown[]) => {
+    text += s[0];
+    for (let i = 0; i < v.length; i++) {
+      const value = v[i];
+      if (isFragment(value)) walk(value.strings, value.values);
+      else {
+        params.push(value === undefined ? null : value);
+        text += "$" + params.length;
+      }
+      text += s[i + 1];
+    }
+  };
+  walk(strings, values);
+  return { text, params };
+}
+
+/** Runs a query; resolves to its rows. */
+export interface Sql {
+  <T extends Row = Row>(strings: TemplateStringsArray, ...values: unknown[]): Promise<T[]>;
+  /** Runs a multi-statement script without parameters. Only the migration runner uses it. */
+  exec(script: string): Promise<void>;
+}
+
+export interface Db {
+  readonly kind: "postgres" | "pglite";
+  readonly sql: Sql;
+  /** Runs fn in one transaction; it commits when fn resolves and rolls back when it throws. */
+  begin<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+  /** The underlying client, for backend-specific bulk paths (COPY); everything else uses sql. */
+  readonly raw: { postgres?: postgres.Sql; pglite?: PGlite };
+}
+
+const CONNECTION_ERRORS = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "ENOTFOUND",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "CONNECT_TIMEOUT",
+  "CONNECTION_CLOSED",
+  "CONNECTION_ENDED",
+  "CONNECTION_DESTROYED",
+  "57P01", // admin_shutdown
+  "57P02", // crash_shutdown
+  "57P03", // cannot_connect_now
+]);
+
+/** True when the error says the database cannot be reached, not that the query was wrong. */
+export function isConnectionError(err: unknown): boolean {
+  if (err instanceof DatabaseUnavailable) return true;
+  const code = (err as { code?: unknown })?.code;
+  if (typeof code === "string" && (CONNECTION_ERRORS.has(code) || code.startsWith("08"))) {
+    return true;
+  }
+  const name = (err as { name?: unknown })?.name;
+  return name === "ConnectionRefused" || name === "ConnectionReset" ||
+    name === "NotConnected" || name === "BrokenPipe" || name === "TimedOut";
+}
+
+function rethrow(err: unknown): never {
+  throw isConnectionError(err) ? new DatabaseUnavailable(err) : err;
+}
+
+export interface DbOptions {
+  databaseUrl: string | null;
+  /** PGlite data directory, or "memory://" for a throwaway database. */
+  dataDir: string;
+  poolMax?: number;
+}
+
+export async function openDb(options: DbOptions): Promise<Db> {
+  return options.databaseUrl
+    ? openPostgres(options.databaseUrl, options.poolMax ?? 10)
+    : await openPglite(options.dataDir);
+}
+
+function openPostgres(url: string, max: number): Db {
+  // Every option is given explicitly so postgres.js does not read PG* variables for them
+  // (which would widen the --allow-env list); int8 is read as a number, as PGlite does.
+  const options = {
+    max,
+    ssl: false,
+    idle_timeout: 60,
+    connect_timeout: 2,
+    max_lifetime: 60 * 30,
+    max_pipeline: 100,
+    backoff: (attempt: number) => Math.min(0.1 * attempt, 1),
+    keep_alive: 30,
+    prepare: true,
+    debug: false,
+    fetch_types: true,
+    publications: "alltables",
+    target_session_attrs: undefined,
+    onnotice: () => {},
+    types: {
+      int8: {
+        to: 20,
+        from: [20],
+        serialize: (x: number | bigint) => String(x),
+        parse: (x: string) => Number(x),
+      },
+    },
+  };
+  // The typings lag behind the options postgres.js reads (max_pipeline, backoff, ...).
+  // deno-lint-ignore no-explicit-any
+  const client = postgres(url, options as any);
+  const bind = (conn: postgres.Sql): Sql => {
+    // deno-lint-ignore no-explicit-any
+    const query = async (strings: TemplateStringsArray, ...values: unknown[]): Promise<any[]> => {
+      const { text, params } = compile(strings, values);
+      try {
+        // unsafe() is the entry point that takes prepared $n text; the parameters stay
+        // parameters. prepare:true caches the statement per connection.
+        // deno-lint-ignore no-explicit-any
+        return await conn.unsafe(text, params as any[], { prepare: true });
+      } catch (err) {
+        rethrow(err);
+      }
+    };
+    return Object.assign(query, {
+      async exec(script: string) {
+        try {
+          await conn.unsafe(script);
+        } catch (err) {
+          rethrow(err);
+        }
+      },
+    }) as Sql;
+  };
+  return {
+    kind: "postgres",
+    sql: bind(client),
+    async begin(fn) {
+      try {
+        // deno-lint-ignore no-explicit-any
+        return await client.begin((tx) => fn(bind(tx as any))) as any;
+      } catch (err) {
+        rethrow(err);
+      }
+    },
+    async close() {
+      await client.end({ timeout: 5 });
+    },
+    raw: { postgres: client },
+  };
+}
+
+/**
+ * PGlite is a single process's database: a second process opening the same directory would
+ * corrupt it. An exclusive lock on a file beside the data makes the second one stop instead.
+ */
+async function lockDataDir(dataDir: string): Promise<Deno.FsFile> {
+  await Deno.mkdir(dataDir, { recursive: true });
+  const file = await Deno.open(`${dataDir}/onda.lock`, { write: true, create: true });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const locked = await Promise.race([
+    file.lock(true).then(() => true),
+    new Promise<false>((resolve) => timer = setTimeout(() => resolve(false), 1000)),
+  ]);
+  clearTimeout(timer);
+  if (!locked) {
+    throw new Error(
+      `the embedded database in ${dataDir} is in use by another Onda process; stop it first ` +
+        "(or use PostgreSQL through DATABASE_URL to run several processes)",
+    );
+  }
+  return file;
+}
+
+async function openPglite(dataDir: string): Promise<Db> {
+  const memory = dataDir.startsWith("memory://");
+  const lock = memory ? null : await lockDataDir(dataDir);
+  const pg = await PGlite.create(dataDir);
+  interface PgliteConn {
+    // deno-lint-ignore no-explicit-any
+    query(text: string, params: any[]): Promise<{ rows: any[] }>;
+    exec(script: string): Promise<unknown>;
+  }
+  const bind = (conn: PgliteConn): Sql =>
+    Object.assign(
+      // deno-lint-ignore no-explicit-any
+      async (strings: TemplateStringsArray, ...values: unknown[]): Promise<any[]> => {
+        const { text, params } = compile(strings, values);
+        return (await conn.query(text, params)).rows;
+      },
+      {
+        async exec(script: string) {
+          await conn.exec(script);
+        },
+      },
+    ) as Sql;
+  return {
+    kind: "pglite",
+    sql: bind(pg),
+    // PGlite is one connection; its transaction() holds a lock so nothing interleaves.
+    begin: (fn) => pg.transaction((tx) => fn(bind(tx))),
+    async close() {
+      await pg.close();
+      lock?.close();
+    },
+    raw: { pglite: pg },
+  };
+}

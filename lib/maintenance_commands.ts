@@ -1,0 +1,27 @@
+// Admin commands for the maintenance window.
+
+import { type Command, isoFlag, onlyFlags, UsageError } from "./cli.ts";
+import { endMaintenance, startMaintenance } from "./maintenance.ts";
+
+export const commands: Command[] = [
+  {
+    name: "maintenance on",
+    usage: "maintenance on [--until ISO]",
+    async run(args, ctx) {
+      onlyFlags(args, ["until"]);
+      const until = isoFlag(args, "until") ?? null;
+      if (until && until <= ctx.clock()) throw new UsageError("--until must be in the future");
+      await startMaintenance(ctx.db.sql, until);
+      ctx.out(`maintenance on${until ? ` until ${until.toISOString()}` : ""}`);
+    },
+  },
+  {
+    name: "maintenance off",
+    usage: "maintenance off",
+    async run(args, ctx) {
+      onlyFlags(args, []);
+      await endMaintenance(ctx.db.sql);
+      ctx.out("maintenance off");
+    },
+  },
+];

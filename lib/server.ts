@@ -1,0 +1,92 @@
+// Starts the service: database, migrations, secrets, HTTP server and background workers;
+// stops it gracefully. main.ts and the tests both use it, so tests run the real thing.
+
+import { createHandler } from "./app.ts";
+import type { Config } from "./config.ts";
+import { type Db, openDb } from "./db.ts";
+import { type LogSink, stdoutLog } from "./log.ts";
+import { migrate } from "./migrate.ts";
+import { createRateLimiter } from "./ratelimit.ts";
+import type { AppContext, Route } from "./router.ts";
+import { loadSecretKey } from "./secrets.ts";
+import { migrations } from "../sql/migrations.ts";
+import { allRoutes } from "../routes/index.ts";
+import { workers } from "./workers.ts";
+
+export interface ServiceOptions {
+  config: Config;
+  clock?: () => Date;
+  log?: LogSink;
+  fetch?: typeof fetch;
+  maintenanceCacheMs?: number;
+  /** An already open database (tests); otherwise opened from the config. */
+  db?: Db;
+  /** The route table; tests add pipeline probes to the real one. Default: every route. */
+  routes?: Route[];
+  /** Start background workers (webhook delivery). Default: config.webhookWorker. */
+  startWorkers?: boolean;
+}
+
+export interface Service {
+  app: AppContext;
+  /** http://host:port of the listening server. */
+  url: string;
+  port: number;
+  /** Stops accepting, lets in-flight requests finish (up to the timeout), stops workers, closes the database. */
+  shutdown(): Promise<void>;
+}
+
+export async function openDatabase(config: Config): Promise<Db> {
+  const db = await openDb({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolMax: config.dbPoolMax,
+  });
+  await migrate(db, migrations);
+  return db;
+}
+
+export async function startService(options: ServiceOptions): Promise<Service> {
+  const { config } = options;
+  const db = options.db ?? await openDatabase(config);
+  if (options.db) await migrate(db, migrations);
+  const clock = options.clock ?? (() => new Date());
+  const app: AppContext = {
+    config,
+    db,
+    clock,
+    log: options.log ?? stdoutLog,
+    limiter: createRateLimiter(clock),
+    secretKey: await loadSecretKey(db.sql, config.secretKey),
+    fetch: options.fetch ?? fetch,
+    routes: options.routes ?? allRoutes,
+    maintenanceCacheMs: options.maintenanceCacheMs ?? 1000,
+  };
+  const handler = createHandler(app);
+  const server = Deno.serve(
+    { port: config.port, hostname: config.host, onListen: () => {} },
+    (req, info) => handler(req, info as { remoteAddr: Deno.NetAddr }),
+  );
+  const stopWorkers = new AbortController();
+  const running = (options.startWorkers ?? config.webhookWorker)
+    ? workers.map((worker) => worker(app, stopWorkers.signal))
+    : [];
+  const port = server.addr.port;
+  const host = config.host === "0.0.0.0" ? "127.0.0.1" : config.host;
+  return {
+    app,
+    port,
+    url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
+    async shutdown() {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        server.shutdown(),
+        new Promise((resolve) => timer = setTimeout(resolve, config.shutdownTimeoutMs)),
+      ]);
+      clearTimeout(timer);
+      stopWorkers.abort();
+      await Promise.allSettled(running);
+      await db.close();
+    },
+  };
+}

@@ -1,0 +1,6 @@
+// Background workers started with the server and stopped on shutdown (signal aborted).
+import type { AppContext } from "./router.ts";
+
+export type Worker = (app: AppContext, signal: AbortSignal) => Promise<void>;
+
+export const workers: Worker[] = [];

@@ -1,0 +1,36 @@
+// Entry point: read config once, open the database, migrate, start workers, serve;
+// on SIGINT/SIGTERM finish in-flight requests and close everything.
+
+import { ConfigError, loadConfig, readEnv } from "./lib/config.ts";
+import { startService } from "./lib/server.ts";
+
+let config;
+try {
+  config = loadConfig(readEnv());
+} catch (err) {
+  if (!(err instanceof ConfigError)) throw err;
+  console.error(`configuration error: ${err.message}`);
+  Deno.exit(1);
+}
+
+let service;
+try {
+  service = await startService({ config });
+} catch (err) {
+  // One line, no stack: the usual causes are an unreachable database or a busy data dir.
+  console.error(`startup error: ${err instanceof Error ? err.message : String(err)}`);
+  Deno.exit(1);
+}
+const database = config.databaseUrl ? "postgresql" : `embedded (${config.dataDir})`;
+console.error(`onda listening on ${service.url} (database: ${database})`);
+
+let stopping = false;
+const stop = async () => {
+  if (stopping) return;
+  stopping = true;
+  console.error("onda shutting down");
+  await service.shutdown();
+  Deno.exit(0);
+};
+Deno.addSignalListener("SIGINT", stop);
+Deno.addSignalListener("SIGTERM", stop);

@@ -1,0 +1,64 @@
+// GET /status: liveness for load balancers and humans; no auth, never cached.
+
+import { readMaintenance } from "../lib/maintenance.ts";
+import { defineRoute, json, noAuth } from "../lib/router.ts";
+import { anyJson } from "../lib/schema.ts";
+import { VERSION } from "../lib/version.ts";
+
+/** A database that does not answer within this time counts as down. */
+const DATABASE_CHECK_MS = 2000;
+
+export const routes = [
+  defineRoute({
+    method: "GET",
+    path: "/status",
+    api: "service",
+    tag: "service",
+    summary: "Service status",
+    description: '200 {status:"ok",version,checks:{database:"ok"}} when healthy; 503 with ' +
+      'status "degraded" when the database does not answer within 2 s, or "maintenance" ' +
+      "(with until, null = until switched off) during a maintenance window, with Retry-After.",
+    auth: noAuth,
+    responses: {
+      200: { description: "Healthy.", schema: anyJson("{status, version, checks}") },
+      503: { description: "Degraded or in maintenance.", schema: anyJson() },
+    },
+    handler: async ({ app }) => {
+      const headers = { "Cache-Control": "no-store" };
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const timeout = new Promise<"timeout">((resolve) => {
+        timer = setTimeout(() => resolve("timeout"), DATABASE_CHECK_MS);
+      });
+      const check = readMaintenance(app.db.sql, app.clock()).then(
+        (window) => ({ window }),
+        () => "down" as const,
+      );
+      const result = await Promise.race([check, timeout]);
+      clearTimeout(timer);
+      if (result === "timeout" || result === "down") {
+        return json(
+          { status: "degraded", version: VERSION, checks: { database: "unavailable" } },
+          503,
+          { ...headers, "Retry-After": "5" },
+        );
+      }
+      if (result.window) {
+        const until = result.window.until;
+        const seconds = until
+          ? Math.max(1, Math.ceil((until.getTime() - app.clock().getTime()) / 1000))
+          : 300;
+        return json(
+          {
+            status: "maintenance",
+            version: VERSION,
+            until: until?.toISOString() ?? null,
+            checks: { database: "ok" },
+          },
+          503,
+          { ...headers, "Retry-After": String(seconds) },
+        );
+      }
+      return json({ status: "ok", version: VERSION, checks: { database: "ok" } }, 200, headers);
+    },
+  }),
+];

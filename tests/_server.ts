@@ -1,0 +1,126 @@
+// Test harness: starts the real service on a random loopback port with a fresh database
+// (a new PostgreSQL database when DATABASE_URL is set, else an in-memory PGlite), so test
+// files run in parallel and never see each other's rows.
+
+import postgres from "postgres";
+import { loadConfig } from "../lib/config.ts";
+import { type Db, openDb } from "../lib/db.ts";
+import type { Route } from "../lib/router.ts";
+import { type Service, startService } from "../lib/server.ts";
+import { allRoutes } from "../routes/index.ts";
+
+export const PG_URL = Deno.env.get("DATABASE_URL") || null;
+/** PostgreSQL for tests that need a real server whatever the mode (proxies, subprocesses). */
+export const PG_FALLBACK_URL = PG_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+
+/** Deno.test without the op/resource sanitizers: the server and pool outlive single tests. */
+export function test(name: string, fn: () => Promise<void> | void) {
+  Deno.test({ name, fn, sanitizeOps: false, sanitizeResources: false });
+}
+
+/** A clock tests can set and move; it follows real time from the moment it was last set. */
+export interface TestClock {
+  (): Date;
+  set(date: Date | string): void;
+  advance(ms: number): void;
+}
+
+export function testClock(): TestClock {
+  let offset = 0;
+  const clock = (() => new Date(Date.now() + offset)) as TestClock;
+  clock.set = (date) => offset = new Date(date).getTime() - Date.now();
+  clock.advance = (ms) => offset += ms;
+  return clock;
+}
+
+function adminUrl(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = "/" + database;
+  return u.toString();
+}
+
+/** A fresh, empty database: returns its URL (null for PGlite) and a function that drops it. */
+export async function freshDatabase(
+  baseUrl: string | null = PG_URL,
+): Promise<{ url: string | null; drop(): Promise<void> }> {
+  if (!baseUrl) return { url: null, drop: () => Promise.resolve() };
+  const name = "onda_t_" + crypto.randomUUID().replaceAll("-", "").slice(0, 16);
+  const admin = postgres(adminUrl(baseUrl, "postgres"), { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  await admin.end();
+  return {
+    url: adminUrl(baseUrl, name),
+    async drop() {
+      const again = postgres(adminUrl(baseUrl, "postgres"), { max: 1, onnotice: () => {} });
+      await again.unsafe(`drop database if exists ${name} with (force)`);
+      await again.end();
+    },
+  };
+}
+
+export interface TestService extends Service {
+  db: Db;
+  clock: TestClock;
+  /** Every log line the service wrote. */
+  logs: Record<string, unknown>[];
+  /** fetch against the service: path relative to its URL. */
+  fetch(path: string, init?: RequestInit): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export interface TestServiceOptions {
+  /** Environment variables as the service would read them (PORT/HOST are set here). */
+  env?: Record<string, string>;
+  /** Extra routes mounted beside the real ones (pipeline tests only). */
+  extraRoutes?: Route[];
+  fetch?: typeof fetch;
+  startWorkers?: boolean;
+  /** Wraps the database handle (e.g. to simulate an unresponsive database). */
+  wrapDb?: (db: Db) => Db;
+}
+
+export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
+  const database = await freshDatabase();
+  const config = loadConfig({
+    PORT: "0",
+    HOST: "127.0.0.1",
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: "1",
+    ...options.env,
+    DATABASE_URL: database.url ?? undefined,
+  });
+  let db = await openDb({ databaseUrl: database.url, dataDir: "memory://", poolMax: 10 });
+  if (options.wrapDb) db = options.wrapDb(db);
+  const clock = testClock();
+  const logs: Record<string, unknown>[] = [];
+  const service = await startService({
+    config,
+    db,
+    clock,
+    log: (line) => logs.push(line),
+    fetch: options.fetch,
+    maintenanceCacheMs: 0,
+    startWorkers: options.startWorkers ?? false,
+    routes: [...allRoutes, ...(options.extraRoutes ?? [])],
+  });
+  return {
+    ...service,
+    db,
+    clock,
+    logs,
+    fetch: (path, init) => fetch(service.url + path, init),
+    async close() {
+      await service.shutdown();
+      await database.drop();
+    },
+  };
+}
+
+/** Reads a response as JSON (the body is consumed). */
+export async function body<T = Record<string, unknown>>(res: Response): Promise<T> {
+  const text = await res.text();
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new Error(`expected JSON, got ${res.status}: ${text.slice(0, 200)}`);
+  }
+}
