@@ -260,7 +260,7 @@ test("http: deprecated unprefixed alias answers as its v1 twin with Deprecation,
 });
 
 test("http: after the sunset moment the alias is 404 with the Link header", async () => {
-  service.clock.set("2026-12-31T23:59:59Z");
+  service.clock.set("2026-12-31T23:59:58Z");
   const atSunset = await service.fetch("/api/probe/items/3");
   assert.equal(atSunset.status, 200);
   await atSunset.body?.cancel();
