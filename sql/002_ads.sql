@@ -1,0 +1,2 @@
+-- 002_ads: filled in by its issue.
+select 1;

@@ -1,0 +1,2 @@
+-- 003_forms: filled in by its issue.
+select 1;

@@ -1,0 +1,2 @@
+-- 004_webhooks: filled in by its issue.
+select 1;

@@ -1,0 +1,2 @@
+-- 005_billing_exports: filled in by its issue.
+select 1;
