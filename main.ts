@@ -18,7 +18,8 @@ try {
   service = await startService({ config });
 } catch (err) {
   // One line, no stack: the usual causes are an unreachable database or a busy data dir.
-  console.error(`startup error: ${err instanceof Error ? err.message : String(err)}`);
+  const message = (err as { message?: unknown })?.message ?? String(err);
+  console.error(`startup error: ${message}`);
   Deno.exit(1);
 }
 const database = config.databaseUrl ? "postgresql" : `embedded (${config.dataDir})`;

@@ -8,6 +8,8 @@ import { cachedMaintenance } from "./maintenance.ts";
 import { type AppContext, json, matchRoute, type RequestContext, type Route } from "./router.ts";
 import { parsePath, parseQuery } from "./schema.ts";
 import { traceIdFrom } from "./trace.ts";
+import { withIdempotency } from "./idempotency.ts";
+import { workspacePreflight } from "./cors.ts";
 import { successorOf, SUNSET, SUNSET_HTTP } from "./versioning.ts";
 
 /** Headers a browser may read on cross-origin responses. */
@@ -87,7 +89,9 @@ export function createHandler(app: AppContext): Handler {
         const corsRoute = allowed.find((r) => r.cors);
         if (method === "OPTIONS" && corsRoute) {
           route = corsRoute;
-          response = preflight(req, corsRoute);
+          response = corsRoute.cors === "workspace"
+            ? await workspacePreflight(app, req)
+            : preflight(req, corsRoute);
         } else if (allowed.length) {
           const methods: string[] = [...new Set(allowed.map((r) => r.method))];
           if (allowed.some((r) => r.cors)) methods.push("OPTIONS");
@@ -180,7 +184,9 @@ async function runRoute(ctx: RequestContext, rawParams: Record<string, string>) 
   );
   let body: unknown = undefined;
   if (route.body) body = route.body.parse(await readJsonBody(ctx.req), "body");
-  return await route.handler({ ...ctx, principal, query, params, body });
+  const run = async () => await route.handler({ ...ctx, principal, query, params, body });
+  if (route.idempotent) return await withIdempotency(ctx, principal, rawParams, body, run);
+  return await run();
 }
 
 function preflight(_req: Request, route: Route): Response {

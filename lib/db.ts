@@ -7,6 +7,8 @@
 
 import postgres from "postgres";
 import { PGlite } from "@electric-sql/pglite";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { DatabaseUnavailable } from "./errors.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -32,8 +34,9 @@ function isFragment(value: unknown): value is Fragment {
   return typeof value === "object" && value !== null && FRAGMENT in value;
 }
 
-/** Joins fragments with a separator fragment (e.g. `frag\` and \``). */
-export function join(parts: Fragment[], separator: Fragment): Fragment {
+/** Joins the non-empty fragments with a separator fragment (e.g. `frag\` and \``). */
+export function join(fragments: Fragment[], separator: Fragment): Fragment {
+  const parts = fragments.filter((f) => f.values.length > 0 || f.strings.some((s) => s.trim()));
   if (parts.length === 0) return empty;
   const strings: string[] = [];
   const values: unknown[] = [];
@@ -83,12 +86,28 @@ export interface Sql {
   exec(script: string): Promise<void>;
 }
 
+/**
+ * Streams rows into a table in PostgreSQL's COPY text format: each chunk holds whole lines,
+ * tab-separated, newline-terminated, with `\\`, tab and newline escaped. The table and column
+ * names are constants of the caller, quoted as identifiers here; rows never touch SQL text.
+ */
+export type CopyIn = (
+  table: string,
+  columns: string[],
+  chunks: AsyncIterable<string>,
+) => Promise<void>;
+
 export interface Db {
   readonly kind: "postgres" | "pglite";
   readonly sql: Sql;
   /** Runs fn in one transaction; it commits when fn resolves and rolls back when it throws. */
   begin<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /**
+   * Like begin, with a bulk loader bound to the same transaction: COPY FROM STDIN on
+   * PostgreSQL, COPY from batched in-memory blobs on PGlite. Used by `admin import`.
+   */
+  beginBulk<T>(fn: (tx: Sql, copyIn: CopyIn) => Promise<T>): Promise<T>;
   /** The underlying client, for backend-specific bulk paths (COPY); everything else uses sql. */
   readonly raw: { postgres?: postgres.Sql; pglite?: PGlite };
 }
@@ -164,6 +183,14 @@ function openPostgres(url: string, max: number): Db {
         serialize: (x: number | bigint) => String(x),
         parse: (x: string) => Number(x),
       },
+      // A string given for a json/jsonb parameter is already JSON text (as PGlite treats
+      // it); postgres.js would otherwise encode it a second time.
+      json: {
+        to: 3802,
+        from: [114, 3802],
+        serialize: (x: unknown) => typeof x === "string" ? x : JSON.stringify(x),
+        parse: (x: string) => JSON.parse(x),
+      },
     },
   };
   // The typings lag behind the options postgres.js reads (max_pipeline, backoff, ...).
@@ -206,6 +233,20 @@ function openPostgres(url: string, max: number): Db {
     async close() {
       await client.end({ timeout: 5 });
     },
+    async beginBulk(fn) {
+      try {
+        // deno-lint-ignore no-explicit-any
+        return await client.begin((tx: any) => {
+          const copyIn: CopyIn = async (table, columns, chunks) => {
+            const writable = await tx`copy ${tx(table)} (${tx(columns)}) from stdin`.writable();
+            await pipeline(Readable.from(chunks), writable);
+          };
+          return fn(bind(tx), copyIn);
+        }) as Awaited<ReturnType<typeof fn>>;
+      } catch (err) {
+        rethrow(err);
+      }
+    },
     raw: { postgres: client },
   };
 }
@@ -235,7 +276,9 @@ async function lockDataDir(dataDir: string): Promise<Deno.FsFile> {
 async function openPglite(dataDir: string): Promise<Db> {
   const memory = dataDir.startsWith("memory://");
   const lock = memory ? null : await lockDataDir(dataDir);
-  const pg = await PGlite.create(dataDir);
+  // The cluster lives in a subdirectory: initdb wants an empty directory, and the lock file
+  // sits beside it.
+  const pg = await PGlite.create(memory ? dataDir : `${dataDir}/pgdata`);
   interface PgliteConn {
     // deno-lint-ignore no-explicit-any
     query(text: string, params: any[]): Promise<{ rows: any[] }>;
@@ -263,6 +306,28 @@ async function openPglite(dataDir: string): Promise<Db> {
       await pg.close();
       lock?.close();
     },
+    beginBulk: (fn) =>
+      pg.transaction((tx) => {
+        const copyIn: CopyIn = async (table, columns, chunks) => {
+          const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+          const text = `copy ${quote(table)} (${columns.map(quote).join(", ")}) from '/dev/blob'`;
+          // PGlite reads COPY input from a blob: send it in batches of about 4 MB.
+          let batch: string[] = [];
+          let size = 0;
+          const flush = async () => {
+            if (batch.length) await tx.query(text, [], { blob: new Blob(batch) });
+            batch = [];
+            size = 0;
+          };
+          for await (const chunk of chunks) {
+            batch.push(chunk);
+            size += chunk.length;
+            if (size >= 4_000_000) await flush();
+          }
+          await flush();
+        };
+        return fn(bind(tx), copyIn);
+      }),
     raw: { pglite: pg },
   };
 }
