@@ -4,9 +4,13 @@ import { type Command, type CommandContext, parseArgs, UsageError } from "./lib/
 import { ConfigError, loadConfig, readEnv } from "./lib/config.ts";
 import { openDatabase } from "./lib/server.ts";
 import { commands as maintenance } from "./lib/maintenance_commands.ts";
+import { commands as billing } from "./lib/billing_commands.ts";
+import { adsCommands } from "./lib/ads_commands.ts";
 
 export const commands: Command[] = [
   ...maintenance,
+  ...billing,
+  ...adsCommands,
 ];
 
 /** Finds the command whose words start argv; the rest are its arguments. */

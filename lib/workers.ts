@@ -1,6 +1,7 @@
 // Background workers started with the server and stopped on shutdown (signal aborted).
 import type { AppContext } from "./router.ts";
+import { webhookWorker } from "./webhook_worker.ts";
 
 export type Worker = (app: AppContext, signal: AbortSignal) => Promise<void>;
 
-export const workers: Worker[] = [];
+export const workers: Worker[] = [webhookWorker];

@@ -1,2 +1,141 @@
--- 002_ads: filled in by its issue.
-select 1;
+-- 002_ads: the advertising occurrence API (ads-api.md, contract.md §2 and §4).
+--
+-- Accounts, their one grant and their API keys are written only by `deno task admin`;
+-- stations, brands, occurrences and captures arrive only through `admin import`, one
+-- snapshot per import, and are served only once that snapshot is approved.
+--
+-- Index choices (every API query is scoped by granted stations and a period of at most
+-- 31 days, and serves only confirmed occurrences of approved snapshots):
+-- * ads_occurrences (ad_started_at, id) where confirmed: /ads pages across many granted
+--   stations are read in the response order (ad_started_at, id), stopping after
+--   offset + limit visible rows instead of sorting the whole window.
+-- * ads_occurrences (station_id, ad_started_at, id) where confirmed: the same for one
+--   station (station_id filter), and the raw-row edges of the summary and of the total.
+-- * The partial predicate keeps pending and rejected rows out of both indexes.
+-- * Brands are an array on the occurrence (sorted, at most a handful): "at least one
+--   granted brand" is `brand_ids && granted`, checked on rows the indexes above already
+--   narrowed; a separate join table would double the rows read and written for 10 M rows.
+-- * ads_daily (station_id, day, brand_ids): pre-aggregated confirmed figures of approved
+--   snapshots per station, UTC day and brand set, so totals and summaries read whole days
+--   from a few thousand rows and only the partial first and last day from raw rows.
+--   Keeping the brand set (not one row per brand) keeps an occurrence with two brands
+--   counted once in totals and once per granted brand.
+-- * ads_account_daily / ads_account_brand_daily (account_id, day, ...): the same figures
+--   already restricted to one account's grant, so a summary without filters reads one row
+--   per station and day (and per brand and day) instead of every brand set.
+-- * ads_captures (station_id, started_at): coverage reads one station's captures in a
+--   period; the lower bound uses the longest capture of approved snapshots
+--   (ads_snapshots.max_capture_seconds) so the scan never starts at the beginning of time.
+-- * ads_api_keys (digest) unique: one indexed lookup per request by SHA-256 digest.
+
+create table ads_accounts (
+  id text primary key check (id ~ '^[A-Za-z0-9._-]{1,64}$'),
+  name text not null,
+  created_at timestamptz not null default now()
+);
+
+-- One grant per account, replaced as a whole by `admin grant`. Ids that were never
+-- imported simply match nothing.
+create table ads_grants (
+  account_id text primary key references ads_accounts (id) on delete cascade,
+  station_ids text[] not null,
+  brand_ids text[] not null,
+  period_since timestamptz not null,
+  period_until timestamptz not null check (period_until > period_since),
+  updated_at timestamptz not null default now()
+);
+
+-- Only the SHA-256 digest of a key is kept; the prefix is the first characters, to
+-- recognise a key in a list without being able to use it.
+create table ads_api_keys (
+  id uuid primary key default gen_random_uuid(),
+  account_id text not null references ads_accounts (id) on delete cascade,
+  digest bytea not null unique,
+  prefix text not null,
+  label text,
+  permissions text[] not null,
+  created_at timestamptz not null default now(),
+  revoked_at timestamptz
+);
+create index ads_api_keys_account on ads_api_keys (account_id);
+
+create table ads_snapshots (
+  seq serial primary key,
+  id text not null unique,
+  exported_at timestamptz not null,
+  imported_at timestamptz not null default now(),
+  approved_at timestamptz,
+  occurrences bigint not null default 0,
+  captures bigint not null default 0,
+  max_capture_seconds double precision not null default 0
+);
+
+create table ads_stations (
+  id text primary key,
+  name text not null
+);
+
+create table ads_brands (
+  id text primary key,
+  name text not null
+);
+
+create table ads_occurrences (
+  id uuid primary key,
+  snapshot_seq integer not null,
+  station_id text not null,
+  ad_started_at timestamptz not null,
+  ad_ended_at timestamptz not null,
+  duration_ms integer not null,
+  duration_precision text not null
+    check (duration_precision in ('estimated', 'detected', 'human_confirmed')),
+  review_state text not null check (review_state in ('pending', 'confirmed', 'rejected')),
+  brand_ids text[] not null
+);
+create index ads_occurrences_time on ads_occurrences (ad_started_at, id)
+  where review_state = 'confirmed';
+create index ads_occurrences_station_time on ads_occurrences (station_id, ad_started_at, id)
+  where review_state = 'confirmed';
+
+create table ads_daily (
+  station_id text not null,
+  day date not null,
+  brand_ids text[] not null,
+  occurrences bigint not null,
+  duration_ms bigint not null,
+  human_ms bigint not null,
+  primary key (station_id, day, brand_ids)
+);
+
+-- One account's figures per whole UTC day inside its granted period, for its granted
+-- stations and brands (an occurrence counted once per station and day, and once per granted
+-- brand): summaries and totals without a brand filter read 31 rows per station instead of
+-- every brand set. Recomputed from ads_daily by `grant` and `snapshot approve`.
+create table ads_account_daily (
+  account_id text not null references ads_accounts (id) on delete cascade,
+  day date not null,
+  station_id text not null,
+  occurrences bigint not null,
+  duration_ms bigint not null,
+  human_ms bigint not null,
+  primary key (account_id, day, station_id)
+);
+
+create table ads_account_brand_daily (
+  account_id text not null references ads_accounts (id) on delete cascade,
+  day date not null,
+  brand_id text not null,
+  occurrences bigint not null,
+  duration_ms bigint not null,
+  human_ms bigint not null,
+  primary key (account_id, day, brand_id)
+);
+
+create table ads_captures (
+  id text primary key,
+  snapshot_seq integer not null,
+  station_id text not null,
+  started_at timestamptz not null,
+  ended_at timestamptz not null check (ended_at > started_at)
+);
+create index ads_captures_station_time on ads_captures (station_id, started_at);

@@ -1,0 +1,351 @@
+// `deno task bench ads [--rows N] [--seconds S] [--concurrency C] [--reuse]`: generates a
+// realistic data set (default 10,000,000 occurrences, 200 stations, 2,000 brands, two years,
+// 5 % with two brands, captures with gaps), imports it through the real `admin import` into a
+// fresh database (onda_bench_ads on DATABASE_URL's server, default the local test server),
+// then drives the running service over loopback with C concurrent clients for S seconds per
+// endpoint, and replays the very SQL each request ran through postgres.js at the same
+// concurrency. Prints import rows/s and peak RSS, then req/s, p50, p99 and the ratio.
+// --reuse skips generation and import when the database already holds the data.
+
+import postgres from "postgres";
+import { createHandler } from "../lib/app.ts";
+import { loadConfig } from "../lib/config.ts";
+import { compile, type Db, openDb, type Sql } from "../lib/db.ts";
+import { createRateLimiter } from "../lib/ratelimit.ts";
+import { allRoutes } from "../routes/index.ts";
+import { brandId, stationId, writeDataset } from "./ads_data.ts";
+
+const DAY = 86_400_000;
+const DATABASE = "onda_bench_ads";
+
+interface Options {
+  rows: number;
+  seconds: number;
+  concurrency: number;
+  reuse: boolean;
+}
+
+function parseArgs(args: string[]): Options {
+  const options: Options = { rows: 10_000_000, seconds: 20, concurrency: 32, reuse: false };
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === "--reuse") {
+      options.reuse = true;
+      continue;
+    }
+    const value = Number(args[++i]);
+    if (!Number.isFinite(value) || value <= 0) throw new Error(`bad value for ${args[i - 1]}`);
+    if (args[i - 1] === "--rows") options.rows = value;
+    else if (args[i - 1] === "--seconds") options.seconds = value;
+    else if (args[i - 1] === "--concurrency") options.concurrency = value;
+    else {throw new Error(
+        `unknown option ${args[i - 1]} (--rows, --seconds, --concurrency, --reuse)`,
+      );}
+  }
+  return options;
+}
+
+function withDatabase(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = "/" + name;
+  return u.toString();
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] : NaN;
+}
+
+/** Runs a deno subprocess on admin.ts, sampling its peak resident memory from /proc. */
+async function adminProcess(url: string, args: string[]) {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--allow-net",
+      "--allow-env",
+      "--allow-read",
+      "--allow-write",
+      "admin.ts",
+      ...args,
+    ],
+    env: { DATABASE_URL: url },
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  let peakKb = 0;
+  const timer = setInterval(async () => {
+    try {
+      const status = await Deno.readTextFile(`/proc/${child.pid}/status`);
+      const hwm = /VmHWM:\s+(\d+)/.exec(status);
+      if (hwm) peakKb = Math.max(peakKb, Number(hwm[1]));
+    } catch { /* exited */ }
+  }, 100);
+  const output = await child.output();
+  clearInterval(timer);
+  const stdout = new TextDecoder().decode(output.stdout);
+  if (!output.success) throw new Error(`admin ${args.join(" ")} failed:\n${stdout}`);
+  return { stdout, peakMb: peakKb / 1024 };
+}
+
+interface Load {
+  requests: number;
+  seconds: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+/** C workers loop over `one` for `seconds`; latencies in ms. */
+async function drive(
+  concurrency: number,
+  seconds: number,
+  one: (i: number) => Promise<boolean>,
+): Promise<Load> {
+  const latencies: number[] = [];
+  let errors = 0;
+  let n = 0;
+  const started = performance.now();
+  const until = started + seconds * 1000;
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (performance.now() < until) {
+      const t0 = performance.now();
+      const ok = await one(n++);
+      latencies.push(performance.now() - t0);
+      if (!ok) errors++;
+    }
+  }));
+  const elapsed = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return {
+    requests: latencies.length,
+    seconds: elapsed,
+    p50: percentile(latencies, 0.5),
+    p99: percentile(latencies, 0.99),
+    errors,
+  };
+}
+
+/** Wraps a Db so every query's compiled text and parameters are recorded, in order. */
+function recording(db: Db, log: { text: string; params: unknown[] }[]): Db {
+  const sql = Object.assign(
+    (strings: TemplateStringsArray, ...values: unknown[]) => {
+      log.push(compile(strings, values));
+      return db.sql(strings, ...values);
+    },
+    { exec: db.sql.exec },
+  ) as Sql;
+  return { ...db, sql };
+}
+
+export async function run(args: string[]) {
+  const options = parseArgs(args);
+  const base = Deno.env.get("DATABASE_URL") || "postgres://postgres@127.0.0.1:5432/test";
+  const url = withDatabase(base, DATABASE);
+  const end = Math.floor(Date.now() / DAY) * DAY;
+  const days = 730;
+  const admin = postgres(withDatabase(base, "postgres"), { max: 1, onnotice: () => {} });
+  const exists = (await admin`select 1 from pg_database where datname = ${DATABASE}`).length > 0;
+  const reuse = options.reuse && exists;
+  if (!reuse) {
+    await admin.unsafe(`drop database if exists ${DATABASE} with (force)`);
+    await admin.unsafe(`create database ${DATABASE}`);
+  }
+  await admin.end();
+
+  console.log(
+    `# ads benchmark: ${options.rows.toLocaleString("en")} occurrences, ` +
+      `${options.concurrency} clients, ${options.seconds} s per endpoint`,
+  );
+  if (!reuse) {
+    const path = await Deno.makeTempFile({ prefix: "onda_bench_ads_", suffix: ".ndjson" });
+    try {
+      let t0 = performance.now();
+      const lines = await writeDataset(path, {
+        rows: options.rows,
+        stations: 200,
+        brands: 2000,
+        days,
+        end,
+      });
+      const size = (await Deno.stat(path)).size / 1e6;
+      console.log(
+        `generated ${lines.toLocaleString("en")} lines (${size.toFixed(0)} MB) in ` +
+          `${((performance.now() - t0) / 1000).toFixed(1)} s`,
+      );
+      t0 = performance.now();
+      const imported = await adminProcess(url, ["import", path]);
+      const importSeconds = (performance.now() - t0) / 1000;
+      console.log(imported.stdout.trim());
+      console.log(
+        `import: ${Math.round(options.rows / importSeconds).toLocaleString("en")} ` +
+          `occurrences/s wall clock incl. process start (target >= 150,000), ` +
+          `peak RSS ${imported.peakMb.toFixed(0)} MB (target <= 300 MB)`,
+      );
+      t0 = performance.now();
+      await adminProcess(url, ["snapshot", "approve", `bench-${options.rows}`]);
+      console.log(
+        `approve (daily pre-aggregates): ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+      );
+    } finally {
+      await Deno.remove(path).catch(() => {});
+    }
+    const stations50 = Array.from({ length: 50 }, (_, i) => stationId(i * 4)).join(",");
+    const brands1000 = Array.from({ length: 1000 }, (_, i) => brandId(i * 2)).join(",");
+    await adminProcess(url, ["account", "create", "bench50", "--name", "Bench 50 stations"]);
+    await adminProcess(url, [
+      "grant",
+      "bench50",
+      `--stations=${stations50}`,
+      `--brands=${brands1000}`,
+      "--from",
+      new Date(end - days * DAY).toISOString(),
+      "--until",
+      new Date(end + DAY).toISOString(),
+    ]);
+  }
+  const created = await adminProcess(url, [
+    "key",
+    "create",
+    "bench50",
+    "--permissions",
+    "ads:read,reports:read,coverage:read",
+  ]);
+  const key = created.stdout.trim().split("\n").at(-1)!;
+  const db = await openDb({ databaseUrl: url, dataDir: "memory://", poolMax: 10 });
+  await db.sql`vacuum analyze ads_occurrences`;
+  await db.sql`analyze`;
+
+  // The request pool: 31-day windows (whole UTC days, as reports ask for) at random places
+  // in the two years, a few pages deep for /ads.
+  const random = (() => {
+    let a = 7;
+    return () => {
+      a = (a * 1103515245 + 12345) % 2147483648;
+      return a / 2147483648;
+    };
+  })();
+  const windows = Array.from({ length: 256 }, () => {
+    const since = end - (31 + Math.floor(random() * (days - 31))) * DAY;
+    return `since=${new Date(since).toISOString()}&until=${
+      new Date(since + 31 * DAY).toISOString()
+    }`;
+  });
+  const endpoints = [
+    {
+      name: "/ads",
+      paths: windows.map((w, i) => `/api/v1/ads?${w}&limit=50&offset=${(i % 4) * 50}`),
+    },
+    { name: "/reports/summary", paths: windows.map((w) => `/api/v1/reports/summary?${w}`) },
+    { name: "/coverage", paths: windows.map((w) => `/api/v1/coverage?${w}`) },
+  ];
+
+  // Record the SQL each request runs, through the real handler in this process.
+  const recorded = new Map<string, { text: string; params: unknown[] }[]>();
+  {
+    const log: { text: string; params: unknown[] }[] = [];
+    const config = loadConfig({ DATABASE_URL: url, RATE_LIMIT_KEY_PER_MINUTE: "100000000" });
+    const handler = createHandler({
+      config,
+      db: recording(db, log),
+      clock: () => new Date(),
+      log: () => {},
+      limiter: createRateLimiter(() => new Date()),
+      secretKey: "x".repeat(32),
+      fetch,
+      routes: allRoutes,
+      maintenanceCacheMs: 3_600_000,
+    });
+    const info = {
+      remoteAddr: { transport: "tcp", hostname: "127.0.0.1", port: 1 } as Deno.NetAddr,
+    };
+    const call = (path: string) =>
+      handler(
+        new Request(`http://bench${path}`, { headers: { authorization: `Bearer ${key}` } }),
+        info,
+      );
+    await (await call("/api/v1/whoami")).body?.cancel();
+    for (const endpoint of endpoints) {
+      for (const path of endpoint.paths) {
+        log.length = 0;
+        const res = await call(path);
+        if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+        await res.body?.cancel();
+        recorded.set(path, [...log]);
+      }
+    }
+  }
+
+  const port = (() => {
+    const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const p = (listener.addr as Deno.NetAddr).port;
+    listener.close();
+    return p;
+  })();
+  const server = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-all", "main.ts"],
+    env: {
+      DATABASE_URL: url,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      RATE_LIMIT_KEY_PER_MINUTE: "100000000",
+      WEBHOOK_WORKER: "0",
+    },
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  const origin = `http://127.0.0.1:${port}`;
+  try {
+    for (let i = 0; i < 300; i++) {
+      try {
+        const res = await fetch(`${origin}/status`);
+        await res.body?.cancel();
+        if (res.ok) break;
+      } catch { /* not yet listening */ }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const raw = postgres(url, {
+      max: 10,
+      onnotice: () => {},
+      types: {
+        int8: { to: 20, from: [20], serialize: String, parse: Number },
+      } as unknown as Record<string, postgres.PostgresType>,
+    });
+    console.log("");
+    console.log(
+      "| endpoint | service req/s | p50 ms | p99 ms | raw SQL req/s | p50 ms | p99 ms | ratio |",
+    );
+    console.log("|---|---|---|---|---|---|---|---|");
+    for (const endpoint of endpoints) {
+      const headers = { authorization: `Bearer ${key}` };
+      const service = await drive(options.concurrency, options.seconds, async (i) => {
+        const res = await fetch(origin + endpoint.paths[i % endpoint.paths.length], { headers });
+        await res.arrayBuffer();
+        return res.status === 200;
+      });
+      // The handler's pattern: the key lookup first, then its queries side by side.
+      const sql = await drive(options.concurrency, options.seconds, async (i) => {
+        const [first, ...rest] = recorded.get(endpoint.paths[i % endpoint.paths.length])!;
+        const exec = (q: { text: string; params: unknown[] }) =>
+          raw.unsafe(q.text, q.params as postgres.ParameterOrJSON<never>[], { prepare: true });
+        await exec(first);
+        await Promise.all(rest.map(exec));
+        return true;
+      });
+      const rate = (l: Load) => l.requests / l.seconds;
+      console.log(
+        `| ${endpoint.name} | ${rate(service).toFixed(0)} | ${service.p50.toFixed(1)} | ` +
+          `${service.p99.toFixed(1)} | ${rate(sql).toFixed(0)} | ${sql.p50.toFixed(1)} | ` +
+          `${sql.p99.toFixed(1)} | ${(rate(service) / rate(sql) * 100).toFixed(0)} % |` +
+          (service.errors ? ` (${service.errors} errors)` : ""),
+      );
+    }
+    await raw.end();
+    console.log("");
+    console.log(
+      "targets: /ads >= 60 % of raw SQL and p99 <= 25 ms; summary and coverage " +
+        "(50 stations, 31 days) p99 <= 50 ms",
+    );
+  } finally {
+    server.kill("SIGTERM");
+    await server.status;
+    await db.close();
+  }
+}

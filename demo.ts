@@ -1,0 +1,55 @@
+// `deno task demo`: loads the demo data set into the configured database (embedded by
+// default) and prints a working ads API key, the forms login and a page to try the embed.
+// Run it before `deno task start`, not during: the embedded database is one process's.
+
+import { ConfigError, loadConfig, readEnv } from "./lib/config.ts";
+import { loadDemo } from "./lib/demo.ts";
+import { openDatabase } from "./lib/server.ts";
+
+let config;
+try {
+  config = loadConfig(readEnv());
+} catch (err) {
+  if (!(err instanceof ConfigError)) throw err;
+  console.error(`configuration error: ${err.message}`);
+  Deno.exit(1);
+}
+
+// The import spills to temporary files; keep them inside DATA_DIR so the task needs no
+// write access anywhere else.
+const tmp = `${config.dataDir}/tmp`;
+await Deno.mkdir(tmp, { recursive: true });
+Deno.env.set("TMPDIR", await Deno.realPath(tmp));
+
+let db;
+try {
+  db = await openDatabase(config);
+} catch (err) {
+  console.error(`startup error: ${err instanceof Error ? err.message : String(err)}`);
+  Deno.exit(1);
+}
+try {
+  const demo = await loadDemo(db, config, (line) => console.error(line));
+  const base = config.publicBaseUrl;
+  const where = config.databaseUrl
+    ? "PostgreSQL (DATABASE_URL)"
+    : `the embedded database in ${config.dataDir}`;
+  const fresh = Object.values(demo.added).some(Boolean);
+  console.log(`Demo data ${fresh ? "loaded into" : "already present in"} ${where}.`);
+  console.log(`Start the service:  deno task start`);
+  console.log(`Forms login:        ${demo.email} / ${demo.password}`);
+  console.log(`Try the embed:      ${base}/try/${demo.slug}`);
+  console.log(`Ads API account:    ${demo.accountId} (a new key is made on every run)`);
+  console.log(
+    `Example:            curl -H "Authorization: Bearer $ONDA_KEY" ${base}/api/v1/whoami`,
+  );
+  console.log(
+    "The ads API key (shown once; the last line, for ONDA_KEY=$(deno task demo | tail -n 1)):",
+  );
+  console.log(demo.key);
+} catch (err) {
+  console.error(`demo failed: ${err instanceof Error ? err.message : String(err)}`);
+  Deno.exit(1);
+} finally {
+  await Deno.remove(tmp, { recursive: true }).catch(() => {});
+}

@@ -1,0 +1,304 @@
+// The account scope of an ads request as SQL: which occurrences and captures a caller may see,
+// applied in the where clause before any count, aggregate or page (ads-api.md §1, §4).
+
+import type { AdsPrincipal } from "./apikey.ts";
+import { frag, type Fragment, join, type Sql } from "./db.ts";
+import { ApiError } from "./errors.ts";
+import { dateTime, nullable, object, optional, string } from "./schema.ts";
+import {
+  ceilDay,
+  dayString,
+  effectivePeriod,
+  floorDay,
+  isoUtc,
+  type Period,
+  periodJson,
+  requestedPeriod,
+} from "./period.ts";
+
+export interface ScopeQuery {
+  since?: Date;
+  until?: Date;
+  station_id?: string;
+  brand_id?: string;
+}
+
+/** What one request may see, after its filters: every list is a subset of the grant. */
+export interface Scope {
+  requested: Period;
+  /** requested ∩ granted; null = nothing can match. */
+  period: Period | null;
+  stations: string[];
+  /** Brands an occurrence must carry one of (the brand_id filter, or every granted brand). */
+  matchBrands: string[];
+  /** Brands shown in an occurrence's list and in by_brand: always the granted ones. */
+  shownBrands: string[];
+  /** True when no row can match, so the handler need not ask the database. */
+  empty: boolean;
+  accountId: string;
+  /** No brand filter: whole days may come from the account's own pre-aggregates. */
+  accountFigures: boolean;
+  /** No filter at all: so may the per-brand figures. */
+  accountBrandFigures: boolean;
+}
+
+export const NOTICE_ADS = "An empty or short result does not prove that no advertisement aired: " +
+  "only confirmed occurrences of approved snapshots within this account's scope are listed. " +
+  "Check the period, the coverage (/api/v1/coverage), the freshness of the source " +
+  "(snapshot_exported_at) and the data limits.";
+
+export const NOTICE_COVERAGE = "Coverage counts only captures linked to the data granted to this " +
+  "account (its stations, within its period); it does not measure continuous operation of a " +
+  "station. An absence of captures or occurrences does not prove that no advertisement aired.";
+
+/**
+ * Resolves the request's period and filters against the grant. A filter id outside the scope
+ * answers exactly as one that does not exist, so ids of other accounts cannot be probed.
+ */
+export function resolveScope(principal: AdsPrincipal, query: ScopeQuery, now: Date): Scope {
+  const requested = requestedPeriod(query, now);
+  const period = effectivePeriod(requested, principal.period);
+  let stations = principal.stations;
+  if (query.station_id !== undefined) {
+    if (!stations.includes(query.station_id)) {
+      throw new ApiError(
+        404,
+        "NOT_FOUND",
+        "No such station in this account's scope.",
+        "station_id",
+      );
+    }
+    stations = [query.station_id];
+  }
+  let matchBrands = principal.brands;
+  if (query.brand_id !== undefined) {
+    if (!matchBrands.includes(query.brand_id)) {
+      throw new ApiError(404, "NOT_FOUND", "No such brand in this account's scope.", "brand_id");
+    }
+    matchBrands = [query.brand_id];
+  }
+  return {
+    requested,
+    period,
+    stations,
+    matchBrands,
+    shownBrands: principal.brands,
+    empty: period === null || stations.length === 0 || matchBrands.length === 0,
+    accountId: principal.account.id,
+    accountFigures: query.brand_id === undefined,
+    accountBrandFigures: query.brand_id === undefined && query.station_id === undefined,
+  };
+}
+
+/**
+ * "At least one brand of `column` is in `brands`" in a form that stays fast for grants of
+ * thousands of brands under generic (prepared) plans: `a && $1` compares every pair of
+ * elements for every row, while `x in (select unnest($1))` outside the top-level where clause
+ * becomes a hashed subplan, built once per query and probed in constant time. The first two
+ * brands of a row (nearly always all of them) are probed directly.
+ */
+export function anyBrandIn(column: Fragment, brands: string[]): Fragment {
+  return frag`(${column}[1] in (select unnest(${brands}::text[]))
+    or ${column}[2] in (select unnest(${brands}::text[]))
+    or (cardinality(${column}) > 2 and (select bool_or(x in (select unnest(${brands}::text[])))
+                                          from unnest(${column}[3:]) as x)))`;
+}
+
+/** Conditions on `ads_occurrences o` for the rows visible in the scope between from and until. */
+export function visibleOccurrences(scope: Scope, from: Date, until: Date): Fragment {
+  return frag`o.review_state = 'confirmed'
+    and o.station_id = any(${scope.stations}::text[])
+    and o.ad_started_at >= ${from}::timestamptz and o.ad_started_at < ${until}::timestamptz
+    and ${anyBrandIn(frag`o.brand_ids`, scope.matchBrands)}
+    and o.snapshot_seq in (select seq from ads_snapshots where approved_at is not null)`;
+}
+
+/** The SQL of the scope's figures, as CTEs plus two row sources to aggregate. */
+export interface FigureSql {
+  /** `with ...` clause (always at least one CTE). */
+  ctes: Fragment;
+  /** Rows (station_id, day, occurrences, duration_ms, human_ms): one count per occurrence. */
+  stationDays: Fragment;
+  /** Rows (brand_id, occurrences, duration_ms, human_ms): one per occurrence and shown brand. */
+  brands: Fragment;
+}
+
+const FIGURES = frag`occurrences, duration_ms, human_ms`;
+
+/**
+ * Where the scope's figures come from. Whole UTC days come from pre-aggregates: the
+ * account's own (ads_account_daily, ads_account_brand_daily, refreshed by `grant` and
+ * `snapshot approve`) when no brand filter applies (and no station filter, for brands), else
+ * ads_daily per station, day and brand set. The partial first and last day always come from
+ * raw rows, so the figures stay exact to the millisecond.
+ */
+export function figureSql(scope: Scope): FigureSql {
+  const { since, until } = scope.period!;
+  const raw = (from: Date, to: Date) =>
+    frag`select o.station_id, (o.ad_started_at at time zone 'UTC')::date as day, o.brand_ids,
+            1::int8 as occurrences, o.duration_ms::int8 as duration_ms,
+            (case when o.duration_precision = 'human_confirmed' then o.duration_ms else 0 end)::int8
+              as human_ms
+       from ads_occurrences o where ${visibleOccurrences(scope, from, to)}`;
+  const brandsOf = (source: Fragment) =>
+    frag`select b.id as brand_id, r.occurrences, r.duration_ms, r.human_ms
+       from ${source} r
+       cross join lateral unnest(r.brand_ids) as b(id)
+      where b.id in (select unnest(${scope.shownBrands}::text[]))`;
+  const firstDay = ceilDay(since);
+  const endDay = floorDay(until);
+  if (firstDay >= endDay) {
+    return {
+      ctes: frag`with raw_rows as (${raw(since, until)})`,
+      stationDays: frag`select station_id, day, ${FIGURES} from raw_rows`,
+      brands: brandsOf(frag`raw_rows`),
+    };
+  }
+  const edges = [frag`select null::text as station_id, null::date as day, null::text[] as brand_ids,
+                      0::int8 as occurrences, 0::int8 as duration_ms, 0::int8 as human_ms
+                     where false`];
+  if (since < firstDay) edges.push(raw(since, firstDay));
+  if (endDay < until) edges.push(raw(endDay, until));
+  const days = frag`day >= ${dayString(firstDay)}::date and day < ${dayString(endDay)}::date`;
+  const ctes = frag`with raw_rows as (${join(edges, frag` union all `)}),
+    daily_rows as (
+      select d.station_id, d.day, d.brand_ids, d.occurrences, d.duration_ms, d.human_ms
+        from ads_daily d
+       where ${
+    scope.accountFigures ? frag`false` : frag`d.station_id = any(${scope.stations}::text[])
+         and d.${days} and ${anyBrandIn(frag`d.brand_ids`, scope.matchBrands)}`
+  })`;
+  const stationDays = scope.accountFigures
+    ? frag`select station_id, day, ${FIGURES} from ads_account_daily
+            where account_id = ${scope.accountId} and station_id = any(${scope.stations}::text[])
+              and ${days}
+           union all select station_id, day, ${FIGURES} from raw_rows`
+    : frag`select station_id, day, ${FIGURES} from daily_rows
+           union all select station_id, day, ${FIGURES} from raw_rows`;
+  const brands = scope.accountBrandFigures
+    ? frag`select brand_id, ${FIGURES} from ads_account_brand_daily
+            where account_id = ${scope.accountId} and ${days}
+           union all ${brandsOf(frag`raw_rows`)}`
+    : scope.accountFigures
+    // Account totals but a station filter: brands per station come from ads_daily.
+    ? frag`select b.id as brand_id, d.occurrences, d.duration_ms, d.human_ms
+             from ads_daily d cross join lateral unnest(d.brand_ids) as b(id)
+            where d.station_id = any(${scope.stations}::text[]) and d.${days}
+              and b.id in (select unnest(${scope.shownBrands}::text[]))
+           union all ${brandsOf(frag`raw_rows`)}`
+    : frag`${brandsOf(frag`daily_rows`)} union all ${brandsOf(frag`raw_rows`)}`;
+  return { ctes, stationDays, brands };
+}
+
+/** Visible occurrences in the scope (one per occurrence, whatever its number of brands). */
+export async function countVisible(sql: Sql, scope: Scope): Promise<number> {
+  const figures = figureSql(scope);
+  const [row] = await sql<{ total: number }>`
+    ${figures.ctes}
+    select coalesce(sum(f.occurrences), 0)::int8 as total from (${figures.stationDays}) f`;
+  return row.total;
+}
+
+/**
+ * Recomputes an account's pre-aggregates from ads_daily: whole UTC days inside its granted
+ * period, its granted stations, and occurrences with at least one granted brand. Called in
+ * the transaction that replaces a grant or approves a snapshot.
+ */
+export async function refreshAccountFigures(tx: Sql, accountId: string): Promise<void> {
+  await tx`delete from ads_account_daily where account_id = ${accountId}`;
+  await tx`delete from ads_account_brand_daily where account_id = ${accountId}`;
+  const [grant] = await tx<
+    { station_ids: string[]; brand_ids: string[]; period_since: Date; period_until: Date }
+  >`select station_ids, brand_ids, period_since, period_until from ads_grants
+     where account_id = ${accountId}`;
+  if (!grant) return;
+  const from = dayString(ceilDay(grant.period_since));
+  const to = dayString(floorDay(grant.period_until));
+  await tx`
+    insert into ads_account_daily (account_id, day, station_id, occurrences, duration_ms,
+                                   human_ms)
+    select ${accountId}, d.day, d.station_id, sum(d.occurrences), sum(d.duration_ms),
+           sum(d.human_ms)
+      from ads_daily d
+     where d.station_id = any(${grant.station_ids}::text[])
+       and d.day >= ${from}::date and d.day < ${to}::date
+       and ${anyBrandIn(frag`d.brand_ids`, grant.brand_ids)}
+     group by d.day, d.station_id`;
+  await tx`
+    insert into ads_account_brand_daily (account_id, day, brand_id, occurrences, duration_ms,
+                                         human_ms)
+    select ${accountId}, d.day, b.id, sum(d.occurrences), sum(d.duration_ms), sum(d.human_ms)
+      from ads_daily d cross join lateral unnest(d.brand_ids) as b(id)
+     where d.station_id = any(${grant.station_ids}::text[])
+       and d.day >= ${from}::date and d.day < ${to}::date
+       and b.id in (select unnest(${grant.brand_ids}::text[]))
+     group by d.day, b.id`;
+}
+
+/**
+ * exported_at of the newest approved snapshot that contributes occurrences to the account's
+ * whole scope (granted stations, brands and period, not the request's filters); null if none.
+ */
+export async function newestOccurrenceSnapshot(
+  sql: Sql,
+  principal: AdsPrincipal,
+): Promise<string | null> {
+  if (!principal.period || !principal.stations.length || !principal.brands.length) return null;
+  // The probe per snapshot is a LIMIT 1 scalar subquery, so it is planned to stop at the
+  // first visible row instead of collecting every row of the grant.
+  const [row] = await sql<{ exported_at: Date }>`
+    select s.exported_at from ads_snapshots s
+     where s.approved_at is not null
+       and (select true from ads_occurrences o
+             where o.snapshot_seq = s.seq and o.review_state = 'confirmed'
+               and o.station_id = any(${principal.stations}::text[])
+               and o.ad_started_at >= ${principal.period.since}::timestamptz
+               and o.ad_started_at < ${principal.period.until}::timestamptz
+               and ${anyBrandIn(frag`o.brand_ids`, principal.brands)}
+             limit 1)
+     order by s.exported_at desc
+     limit 1`;
+  return row ? isoUtc(row.exported_at) : null;
+}
+
+/** The meta block shared by /ads, /reports/summary and /coverage. */
+export function periodMeta(scope: Scope) {
+  return { period: periodJson(scope.period), requested_period: periodJson(scope.requested) };
+}
+
+const ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** A station, brand or account id (contract.md §2); another shape is a 422 naming the field. */
+export function scopeId(what: string) {
+  return optional(
+    string({
+      min: 1,
+      max: 64,
+      pattern: ID,
+      patternHint: "1 to 64 letters, digits, dots, underscores or hyphens",
+      description: `Only this ${what}; it must be in the account's scope (else 404).`,
+    }),
+  );
+}
+
+export const periodQuery = {
+  since: optional(dateTime("Start of the period (inclusive); default until minus 7 days.")),
+  until: optional(dateTime("End of the period (exclusive); default now. At most 31 days.")),
+};
+
+const periodSchema = nullable(
+  object({ since: string(), until: string() }, {
+    description: "null when the requested and granted periods do not overlap.",
+  }),
+);
+
+/** meta fields shared by the three data routes, for the OpenAPI document. */
+export const periodMetaSchema = {
+  period: periodSchema,
+  requested_period: periodSchema,
+  snapshot_exported_at: nullable(string({
+    description: "exported_at of the newest approved " +
+      "snapshot contributing data to the account's scope",
+  })),
+  notice: string(),
+};

@@ -1,0 +1,185 @@
+// Webhook target checks against SSRF: a target must be https and its host must be, and resolve
+// only to, public addresses - unless private targets are allowed (development and tests).
+// The same check runs when a webhook is created and before every delivery attempt, because
+// what a name resolves to can change after creation.
+
+/** Resolves a name to its addresses of one family (Deno.resolveDns in production). */
+export type Resolver = (name: string, type: "A" | "AAAA") => Promise<string[]>;
+
+export const systemResolver: Resolver = (name, type) => Deno.resolveDns(name, type);
+
+export type TargetCheck =
+  | {
+    ok: true;
+    url: URL;
+    /** The checked address to connect to (a name's resolution); null when no pin is needed. */
+    address: string | null;
+  }
+  | { ok: false; reason: string };
+
+export interface CheckOptions {
+  allowPrivate: boolean;
+  resolve?: Resolver;
+}
+
+const MAX_URL_LENGTH = 2048;
+
+/** Checks a webhook target URL; the reason of a refusal is a sentence for the caller. */
+export async function checkTarget(raw: string, options: CheckOptions): Promise<TargetCheck> {
+  if (raw.length > MAX_URL_LENGTH) {
+    return { ok: false, reason: `url must be at most ${MAX_URL_LENGTH} characters.` };
+  }
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return { ok: false, reason: "url must be an absolute URL like https://example.com/hook." };
+  }
+  if (url.protocol !== "https:" && !(options.allowPrivate && url.protocol === "http:")) {
+    return { ok: false, reason: "url must use https." };
+  }
+  // fetch refuses URLs with credentials, and they would show in every webhook listing.
+  if (url.username || url.password) {
+    return { ok: false, reason: "url must not contain a user name or password." };
+  }
+  if (options.allowPrivate) return { ok: true, url, address: null };
+
+  // The URL parser has already normalised numeric hosts (2130706433, 0x7f.1) to dotted quads.
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  if (parseIPv4(host) || parseIPv6(host)) {
+    return isPublicAddress(host)
+      ? { ok: true, url, address: null }
+      : { ok: false, reason: "url must not point to a private, loopback or link-local address." };
+  }
+  const name = host.replace(/\.$/, "").toLowerCase();
+  if (name === "localhost" || name.endsWith(".localhost")) {
+    return {
+      ok: false,
+      reason: "url must not point to a private, loopback or link-local address.",
+    };
+  }
+  const resolve = options.resolve ?? systemResolver;
+  const found = await Promise.all(
+    (["A", "AAAA"] as const).map((type) => resolve(name, type).catch(() => [] as string[])),
+  );
+  const addresses = found.flat();
+  if (addresses.length === 0) return { ok: false, reason: "url's host name does not resolve." };
+  // Every address must be public: a name with one public and one private address would
+  // otherwise reach the private one whenever the connection picks it.
+  if (!addresses.every(isPublicAddress)) {
+    return {
+      ok: false,
+      reason: "url's host name resolves to a private, loopback or link-local address.",
+    };
+  }
+  return { ok: true, url, address: addresses[0] };
+}
+
+/** The four bytes of a dotted-quad IPv4 address, or null. */
+export function parseIPv4(text: string): number[] | null {
+  const parts = text.split(".");
+  if (parts.length !== 4) return null;
+  const bytes = parts.map((p) => (/^\d{1,3}$/.test(p) ? Number(p) : NaN));
+  return bytes.every((b) => b >= 0 && b <= 255) ? bytes : null;
+}
+
+/** The sixteen bytes of an IPv6 address (with an optional dotted-quad tail), or null. */
+export function parseIPv6(text: string): number[] | null {
+  if (!text.includes(":") || text.includes("%")) return null;
+  const halves = text.split("::");
+  if (halves.length > 2) return null;
+  const compressed = halves.length === 2;
+  const head = toWords(halves[0] ? halves[0].split(":") : [], !compressed);
+  const tail = compressed ? toWords(halves[1] ? halves[1].split(":") : [], true) : [];
+  if (!head || !tail) return null;
+  const missing = 8 - head.length - tail.length;
+  if (compressed ? missing < 1 : missing !== 0) return null;
+  const words = [...head, ...new Array<number>(missing).fill(0), ...tail];
+  return words.flatMap((w) => [w >> 8, w & 0xff]);
+}
+
+/** 16-bit groups; a dotted quad may end the address and counts as two groups. */
+function toWords(parts: string[], mayEndInV4: boolean): number[] | null {
+  const out: number[] = [];
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i];
+    if (mayEndInV4 && i === parts.length - 1 && part.includes(".")) {
+      const v4 = parseIPv4(part);
+      if (!v4) return null;
+      out.push((v4[0] << 8) | v4[1], (v4[2] << 8) | v4[3]);
+    } else if (/^[0-9a-f]{1,4}$/i.test(part)) out.push(parseInt(part, 16));
+    else return null;
+  }
+  return out;
+}
+
+type Range = [prefix: number[], bits: number];
+
+// Not public: this network, private (RFC 1918), shared/CGNAT, loopback, link-local, IETF
+// protocol assignments, documentation, 6to4 relay, benchmarking, multicast, reserved, broadcast.
+const PRIVATE_V4: Range[] = [
+  [[0, 0, 0, 0], 8],
+  [[10, 0, 0, 0], 8],
+  [[100, 64, 0, 0], 10],
+  [[127, 0, 0, 0], 8],
+  [[169, 254, 0, 0], 16],
+  [[172, 16, 0, 0], 12],
+  [[192, 0, 0, 0], 24],
+  [[192, 0, 2, 0], 24],
+  [[192, 88, 99, 0], 24],
+  [[192, 168, 0, 0], 16],
+  [[198, 18, 0, 0], 15],
+  [[198, 51, 100, 0], 24],
+  [[203, 0, 113, 0], 24],
+  [[224, 0, 0, 0], 4],
+  [[240, 0, 0, 0], 4],
+];
+
+// Inside global unicast (2000::/3), still not public: Teredo and other IETF assignments,
+// benchmarking, ORCHID, documentation (2001:db8::/32 and 3fff::/20).
+const PRIVATE_V6: Range[] = [
+  [[0x20, 0x01, 0x00, 0x00], 32],
+  [[0x20, 0x01, 0x00, 0x02, 0x00, 0x00], 48],
+  [[0x20, 0x01, 0x00, 0x10], 28],
+  [[0x20, 0x01, 0x00, 0x20], 28],
+  [[0x20, 0x01, 0x0d, 0xb8], 32],
+  [[0x3f, 0xff, 0x00], 20],
+];
+
+function inRange(bytes: number[], [prefix, bits]: Range): boolean {
+  for (let i = 0; i < bits; i += 8) {
+    const take = Math.min(8, bits - i);
+    const mask = (0xff << (8 - take)) & 0xff;
+    if ((bytes[i / 8] & mask) !== ((prefix[i / 8] ?? 0) & mask)) return false;
+  }
+  return true;
+}
+
+function isPublicV4(bytes: number[]): boolean {
+  return !PRIVATE_V4.some((range) => inRange(bytes, range));
+}
+
+/** True only for a globally routable unicast address; anything unparseable is not public. */
+export function isPublicAddress(address: string): boolean {
+  const v4 = parseIPv4(address);
+  if (v4) return isPublicV4(v4);
+  const v6 = parseIPv6(address.replace(/^\[|\]$/g, ""));
+  if (!v6) return false;
+  const zeros = (from: number, to: number) => v6.slice(from, to).every((b) => b === 0);
+  // IPv4-mapped (::ffff:a.b.c.d) and IPv4-compatible (::a.b.c.d, also :: and ::1): the
+  // connection goes to the embedded IPv4 address, so that address decides.
+  if (zeros(0, 10) && ((v6[10] === 0xff && v6[11] === 0xff) || zeros(10, 12))) {
+    return isPublicV4(v6.slice(12));
+  }
+  // NAT64 (64:ff9b::/96) reaches the embedded IPv4 address.
+  if (inRange(v6, [[0x00, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0], 96])) {
+    return isPublicV4(v6.slice(12));
+  }
+  // 6to4 (2002::/16) embeds the IPv4 address of its relay.
+  if (v6[0] === 0x20 && v6[1] === 0x02) return isPublicV4(v6.slice(2, 6));
+  // Only global unicast (2000::/3) is public: this excludes unique-local fc00::/7,
+  // link-local fe80::/10, site-local fec0::/10, multicast ff00::/8, discard 100::/64 and
+  // local-use NAT64 64:ff9b:1::/48.
+  if ((v6[0] & 0xe0) !== 0x20) return false;
+  return !PRIVATE_V6.some((range) => inRange(v6, range));
+}

@@ -1,0 +1,131 @@
+// GET /api/v1/ads: confirmed occurrences within the account's scope, one page at a time.
+
+import { apiKey } from "../lib/apikey.ts";
+import {
+  countVisible,
+  newestOccurrenceSnapshot,
+  NOTICE_ADS,
+  periodMeta,
+  periodMetaSchema,
+  periodQuery,
+  resolveScope,
+  scopeId,
+  visibleOccurrences,
+} from "../lib/ads_scope.ts";
+import { isoUtc } from "../lib/period.ts";
+import { defineRoute, json } from "../lib/router.ts";
+import { array, boolean, enumOf, int, number, object, optional, string } from "../lib/schema.ts";
+
+const occurrenceSchema = object({
+  id: string({ description: "UUID" }),
+  station_id: string(),
+  station_name: string(),
+  ad_started_at: string({ description: "UTC, ISO 8601 with Z" }),
+  ad_ended_at: string({ description: "UTC, ISO 8601 with Z" }),
+  duration_seconds: number(),
+  duration_precision: enumOf(["estimated", "detected", "human_confirmed"]),
+  review_state: enumOf(["confirmed"]),
+  brands: array(object({ id: string(), name: string() })),
+});
+
+const pageSchema = object({
+  data: array(occurrenceSchema),
+  meta: object({
+    limit: int(),
+    offset: int(),
+    total: int(),
+    has_more: boolean(),
+    ...periodMetaSchema,
+  }),
+});
+
+interface OccurrenceRow {
+  id: string;
+  station_id: string;
+  station_name: string;
+  ad_started_at: Date;
+  ad_ended_at: Date;
+  duration_ms: number;
+  duration_precision: string;
+  review_state: string;
+  brands: { id: string; name: string }[];
+}
+
+export const routes = [
+  defineRoute({
+    method: "GET",
+    path: "/api/v1/ads",
+    api: "ads",
+    tag: "ads",
+    summary: "Confirmed occurrences within the account scope",
+    description: "Only confirmed occurrences of approved snapshots whose station is granted, " +
+      "whose ad_started_at lies in the granted period and that carry at least one granted " +
+      "brand; brands lists only the granted ones. The scope is applied in SQL before counting " +
+      "and paging. Ordered by ad_started_at, then id. The effective period is the requested " +
+      "one (default: the 7 days before until; until defaults to now and is exclusive; at most " +
+      "31 days) intersected with the grant: meta shows both, and period is null when they do " +
+      "not overlap (empty result). duration_seconds = ad_ended_at - ad_started_at. " +
+      "Order of checks: 401, 403, 429, 422, 404.",
+    auth: apiKey("ads:read"),
+    query: {
+      ...periodQuery,
+      station_id: scopeId("station"),
+      brand_id: scopeId("brand"),
+      limit: optional(int({ min: 1, max: 100, description: "Page size." }), 50),
+      offset: optional(int({ min: 0, max: 100_000 }), 0),
+    },
+    responses: { 200: { description: "One page.", schema: pageSchema } },
+    errors: [401, 403, 404, 422, 429, 503],
+    handler: async ({ app, principal, query }) => {
+      const scope = resolveScope(principal, query, app.clock());
+      const meta = {
+        limit: query.limit,
+        offset: query.offset,
+        total: 0,
+        has_more: false,
+        ...periodMeta(scope),
+        snapshot_exported_at: null as string | null,
+        notice: NOTICE_ADS,
+      };
+      if (scope.empty) {
+        meta.snapshot_exported_at = await newestOccurrenceSnapshot(app.db.sql, principal);
+        return json({ data: [], meta });
+      }
+      const { since, until } = scope.period!;
+      const [rows, total, exportedAt] = await Promise.all([
+        app.db.sql<OccurrenceRow>`
+          select o.id, o.station_id, s.name as station_name, o.ad_started_at, o.ad_ended_at,
+                 o.duration_ms, o.duration_precision, o.review_state,
+                 (select json_agg((select json_build_object('id', b.id, 'name', b.name)
+                                     from ads_brands b where b.id = x.id) order by x.id)
+                    from unnest(o.brand_ids) as x(id)) as brands
+            from ads_occurrences o
+            join ads_stations s on s.id = o.station_id
+           where ${visibleOccurrences(scope, since, until)}
+           order by o.ad_started_at, o.id
+           limit ${query.limit} offset ${query.offset}`,
+        countVisible(app.db.sql, scope),
+        newestOccurrenceSnapshot(app.db.sql, principal),
+      ]);
+      const shown = new Set(scope.shownBrands);
+      meta.total = total;
+      meta.has_more = query.offset + rows.length < total;
+      meta.snapshot_exported_at = exportedAt;
+      return json({
+        data: rows.map((row) => ({
+          id: row.id,
+          station_id: row.station_id,
+          station_name: row.station_name,
+          ad_started_at: isoUtc(row.ad_started_at),
+          ad_ended_at: isoUtc(row.ad_ended_at),
+          duration_seconds: row.duration_ms / 1000,
+          duration_precision: row.duration_precision,
+          review_state: row.review_state,
+          // Only the granted brands are shown; the row holds every brand of the occurrence.
+          brands: row.brands.filter((b) => shown.has(b.id)),
+        })),
+        meta,
+      });
+    },
+  }),
+];

@@ -1,0 +1,137 @@
+// GET /api/v1/reports/summary: totals and breakdowns of the confirmed occurrences in scope.
+
+import { apiKey } from "../lib/apikey.ts";
+import {
+  type FigureSql,
+  figureSql,
+  newestOccurrenceSnapshot,
+  NOTICE_ADS,
+  periodMeta,
+  periodMetaSchema,
+  periodQuery,
+  resolveScope,
+  scopeId,
+} from "../lib/ads_scope.ts";
+import { dayString, floorDay } from "../lib/period.ts";
+import type { Sql } from "../lib/db.ts";
+import { defineRoute, json } from "../lib/router.ts";
+import { array, int, number, object, string } from "../lib/schema.ts";
+
+const figures = {
+  occurrences: int(),
+  duration_seconds: number(),
+  human_confirmed_duration_seconds: number(),
+};
+
+const summarySchema = object({
+  data: object({
+    totals: object(figures),
+    by_station: array(object({ station_id: string(), station_name: string(), ...figures })),
+    by_brand: array(object({ brand_id: string(), brand_name: string(), ...figures })),
+    by_day: array(object({ date: string(), occurrences: int(), duration_seconds: number() })),
+  }),
+  meta: object(periodMetaSchema),
+});
+
+interface FigureRow {
+  kind: "total" | "station" | "day" | "brand";
+  key: string | null;
+  name: string | null;
+  occurrences: number;
+  duration_ms: number;
+  human_ms: number;
+}
+
+const DAY_MS = 86_400_000;
+
+function toFigures(row: FigureRow | undefined) {
+  return {
+    occurrences: row?.occurrences ?? 0,
+    duration_seconds: (row?.duration_ms ?? 0) / 1000,
+    human_confirmed_duration_seconds: (row?.human_ms ?? 0) / 1000,
+  };
+}
+
+/** Totals, per station, per day (one count per occurrence) and per brand, in one query. */
+function summaryRows(sql: Sql, figures: FigureSql) {
+  return sql<FigureRow>`
+    ${figures.ctes},
+    f as (${figures.stationDays}),
+    fb as (${figures.brands}),
+    g as (
+      select case grouping(f.station_id, f.day) when 3 then 'total' when 1 then 'station'
+             else 'day' end as kind,
+             coalesce(f.station_id, f.day::text) as key,
+             sum(f.occurrences)::int8 as occurrences, sum(f.duration_ms)::int8 as duration_ms,
+             sum(f.human_ms)::int8 as human_ms
+        from f group by grouping sets ((), (f.station_id), (f.day))
+      union all
+      select 'brand', fb.brand_id, sum(fb.occurrences)::int8, sum(fb.duration_ms)::int8,
+             sum(fb.human_ms)::int8
+        from fb group by fb.brand_id
+    )
+    select g.kind, g.key, br.name, g.occurrences, g.duration_ms, g.human_ms
+      from g left join ads_brands br on g.kind = 'brand' and br.id = g.key`;
+}
+
+export const routes = [
+  defineRoute({
+    method: "GET",
+    path: "/api/v1/reports/summary",
+    api: "ads",
+    tag: "ads",
+    summary: "Aggregations over the permitted data",
+    description: "The occurrences /api/v1/ads would list for the same filters, aggregated (no " +
+      "paging: limit and offset are rejected). An occurrence with two granted brands counts " +
+      "once in totals, by_station and by_day and once under each granted brand in by_brand. " +
+      "by_station lists every station in scope and by_day every UTC date the effective period " +
+      "touches, with zeros; by_brand lists the granted brands that occur. " +
+      "human_confirmed_duration_seconds sums the durations whose boundaries a person reviewed. " +
+      "Whole days come from daily pre-aggregates and partial days from raw rows, so figures " +
+      "are exact. Period rules and order of checks as /api/v1/ads.",
+    auth: apiKey("reports:read"),
+    query: { ...periodQuery, station_id: scopeId("station"), brand_id: scopeId("brand") },
+    responses: { 200: { description: "The summary.", schema: summarySchema } },
+    errors: [401, 403, 404, 422, 429, 503],
+    handler: async ({ app, principal, query }) => {
+      const scope = resolveScope(principal, query, app.clock());
+      const [rows, stationRows, exportedAt] = await Promise.all([
+        scope.empty ? Promise.resolve([]) : summaryRows(app.db.sql, figureSql(scope)),
+        app.db.sql<{ id: string; name: string }>`
+          select id, name from ads_stations where id = any(${scope.stations}::text[])`,
+        newestOccurrenceSnapshot(app.db.sql, principal),
+      ]);
+      const byKind = (kind: FigureRow["kind"]) =>
+        new Map(rows.filter((r) => r.kind === kind).map((r) => [r.key, r]));
+      const stations = byKind("station");
+      const days = byKind("day");
+      const brands = [...byKind("brand").values()].sort((a, b) => a.key! < b.key! ? -1 : 1);
+      const stationNames = new Map(stationRows.map((r) => [r.id, r.name]));
+      const dates: string[] = [];
+      if (scope.period) {
+        for (
+          let t = floorDay(scope.period.since).getTime();
+          t < scope.period.until.getTime();
+          t += DAY_MS
+        ) dates.push(dayString(new Date(t)));
+      }
+      return json({
+        data: {
+          totals: toFigures(rows.find((r) => r.kind === "total")),
+          by_station: scope.empty ? [] : scope.stations.map((id) => ({
+            station_id: id,
+            station_name: stationNames.get(id) ?? id,
+            ...toFigures(stations.get(id)),
+          })),
+          by_brand: brands.map((r) => ({ brand_id: r.key, brand_name: r.name, ...toFigures(r) })),
+          by_day: dates.map((date) => ({
+            date,
+            occurrences: days.get(date)?.occurrences ?? 0,
+            duration_seconds: (days.get(date)?.duration_ms ?? 0) / 1000,
+          })),
+        },
+        meta: { ...periodMeta(scope), snapshot_exported_at: exportedAt, notice: NOTICE_ADS },
+      });
+    },
+  }),
+];

@@ -1,0 +1,288 @@
+// The workspace of the request: its settings (name, allowed origins), plan usage and members
+// with their roles (contract.md §3).
+
+import { type Role, roleAtLeast, ROLES, user, type UserPrincipal } from "../lib/auth.ts";
+import { decodeCursor, listEnvelope, pageOf, pageQuery } from "../lib/cursor.ts";
+import { empty, frag, type Sql } from "../lib/db.ts";
+import { ApiError } from "../lib/errors.ts";
+import { answersPerMonth, answersThisMonth, monthOf, type Plan } from "../lib/plan.ts";
+import { defineRoute, json } from "../lib/router.ts";
+import {
+  array,
+  dateTime,
+  email,
+  enumOf,
+  int,
+  nullable,
+  object,
+  optional,
+  string,
+  uuid,
+} from "../lib/schema.ts";
+
+const role = enumOf(ROLES);
+
+// An origin is scheme://host[:port], exactly what a browser sends in Origin.
+const origin = string({
+  min: 1,
+  max: 300,
+  pattern: /^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$/,
+  patternHint: "an origin like https://example.com (scheme, host, optional port; no path)",
+});
+
+const workspaceJson = object({
+  id: uuid(),
+  name: string(),
+  role,
+  allowed_origins: array(string()),
+  plan: enumOf(["free", "pro", "business"]),
+  usage: object({
+    month: string({ description: "First day of the calendar month (UTC), YYYY-MM-DD." }),
+    answers: int(),
+    answers_limit: nullable(int({ description: "null = unlimited." })),
+  }),
+});
+const memberJson = object({
+  user_id: uuid(),
+  email: email(),
+  name: string(),
+  role,
+  created_at: dateTime(),
+});
+
+interface MemberRow {
+  user_id: string;
+  email: string;
+  name: string;
+  role: Role;
+  created_at: Date;
+}
+
+function memberOut(row: MemberRow) {
+  return { ...row, created_at: row.created_at.toISOString() };
+}
+
+/** Only an owner may grant, change or remove the owner role. */
+function checkOwnerRule(principal: UserPrincipal, ...roles: (Role | null)[]) {
+  if (roles.includes("owner") && !roleAtLeast(principal.role, "owner")) {
+    throw new ApiError(403, "FORBIDDEN", "Only an owner can grant, change or remove an owner.");
+  }
+}
+
+/** A workspace always keeps an owner. */
+async function checkNotLastOwner(tx: Sql, workspaceId: string, userId: string) {
+  // Locking every owner row serializes concurrent demotions, so two owners cannot remove
+  // each other at the same time.
+  const owners = await tx<{ user_id: string }>`
+    select user_id from memberships
+    where workspace_id = ${workspaceId} and role = 'owner'
+    order by user_id for update`;
+  if (!owners.some((o) => o.user_id !== userId)) {
+    throw new ApiError(409, "CONFLICT", "A workspace must keep at least one owner.", "role");
+  }
+}
+
+export const routes = [
+  defineRoute({
+    method: "GET",
+    path: "/api/v1/workspace",
+    api: "forms",
+    tag: "workspace",
+    summary: "The current workspace",
+    description: "The workspace of X-Workspace-Id (or the user's first): the caller's role, " +
+      "allowed CORS origins, plan and this month's answer usage.",
+    auth: user("viewer"),
+    cors: "workspace",
+    responses: { 200: { description: "The workspace.", schema: workspaceJson } },
+    handler: async ({ app, principal }) => {
+      const now = app.clock();
+      const [row] = await app.db.sql<
+        { id: string; name: string; plan: Plan; allowed_origins: string[] }
+      >`
+        select id, name, plan, allowed_origins from workspaces where id = ${principal.workspaceId}`;
+      return json({
+        id: row.id,
+        name: row.name,
+        role: principal.role,
+        allowed_origins: row.allowed_origins,
+        plan: row.plan,
+        usage: {
+          month: monthOf(now),
+          answers: await answersThisMonth(app.db.sql, row.id, now),
+          answers_limit: answersPerMonth(app.config, row.plan),
+        },
+      });
+    },
+  }),
+
+  defineRoute({
+    method: "PATCH",
+    path: "/api/v1/workspace",
+    api: "forms",
+    tag: "workspace",
+    summary: "Change the workspace",
+    description: "Renames the workspace and/or replaces its allowed CORS origins (at most 50; " +
+      "browsers on these origins may call the API with the cookie). Needs admin.",
+    auth: user("admin"),
+    cors: "workspace",
+    body: object({
+      name: optional(string({ min: 1, max: 200 })),
+      allowed_origins: optional(array(origin, { max: 50 })),
+    }),
+    responses: { 200: { description: "The workspace.", schema: workspaceJson } },
+    handler: async ({ app, body, principal }) => {
+      const now = app.clock();
+      const origins = body.allowed_origins ? [...new Set(body.allowed_origins)] : null;
+      const [row] = await app.db.sql<
+        { id: string; name: string; plan: Plan; allowed_origins: string[] }
+      >`
+        update workspaces
+        set name = coalesce(${body.name ?? null}, name),
+            allowed_origins = coalesce(${origins}::text[], allowed_origins)
+        where id = ${principal.workspaceId}
+        returning id, name, plan, allowed_origins`;
+      return json({
+        id: row.id,
+        name: row.name,
+        role: principal.role,
+        allowed_origins: row.allowed_origins,
+        plan: row.plan,
+        usage: {
+          month: monthOf(now),
+          answers: await answersThisMonth(app.db.sql, row.id, now),
+          answers_limit: answersPerMonth(app.config, row.plan),
+        },
+      });
+    },
+  }),
+
+  defineRoute({
+    method: "GET",
+    path: "/api/v1/workspace/members",
+    api: "forms",
+    tag: "workspace",
+    summary: "List members",
+    description: "Members of the workspace with their roles, oldest first.",
+    auth: user("viewer"),
+    cors: "workspace",
+    query: pageQuery,
+    responses: { 200: { description: "A page.", schema: listEnvelope(memberJson) } },
+    handler: async ({ app, query, principal }) => {
+      const scope = { list: "members", filter: { workspace: principal.workspaceId } };
+      const after = await decodeCursor(app, scope, query.cursor);
+      const rows = await app.db.sql<MemberRow>`
+        select m.user_id, u.email, u.name, m.role, m.created_at
+        from memberships m join users u on u.id = m.user_id
+        where m.workspace_id = ${principal.workspaceId}
+        ${
+        after
+          ? frag`and (m.created_at, m.user_id) > (${after[0]}::timestamptz, ${after[1]}::uuid)`
+          : empty
+      }
+        order by m.created_at, m.user_id limit ${query.limit + 1}`;
+      return json(
+        await pageOf(app, scope, rows, query.limit, (r) => [r.created_at, r.user_id], memberOut),
+      );
+    },
+  }),
+
+  defineRoute({
+    method: "POST",
+    path: "/api/v1/workspace/members",
+    api: "forms",
+    tag: "workspace",
+    summary: "Add a member",
+    description: "Adds an existing user, found by e-mail, with a role, 201. No such user: 404 " +
+      "(field email); already a member: 409. Needs admin; only an owner may add an owner.",
+    auth: user("admin"),
+    cors: "workspace",
+    idempotent: true,
+    body: object({ email: email(), role }),
+    responses: { 201: { description: "Added.", schema: memberJson } },
+    errors: [409],
+    handler: async ({ app, body, principal }) => {
+      checkOwnerRule(principal, body.role);
+      const [found] = await app.db.sql<{ id: string }>`
+        select id from users where lower(email) = lower(${body.email})`;
+      if (!found) throw new ApiError(404, "NOT_FOUND", "No user has this e-mail address.", "email");
+      const [row] = await app.db.sql<MemberRow>`
+        with added as (
+          insert into memberships (workspace_id, user_id, role, created_at)
+          values (${principal.workspaceId}, ${found.id}, ${body.role}, ${app.clock()})
+          on conflict do nothing
+          returning user_id, role, created_at
+        )
+        select a.user_id, u.email, u.name, a.role, a.created_at
+        from added a join users u on u.id = a.user_id`;
+      if (!row) throw new ApiError(409, "CONFLICT", "This user is already a member.", "email");
+      return json(memberOut(row), 201);
+    },
+  }),
+
+  defineRoute({
+    method: "PATCH",
+    path: "/api/v1/workspace/members/{userId}",
+    api: "forms",
+    tag: "workspace",
+    summary: "Change a member's role",
+    description: "Needs admin; only an owner may grant or take away the owner role; the last " +
+      "owner cannot be demoted (409).",
+    auth: user("admin"),
+    cors: "workspace",
+    params: { userId: uuid() },
+    body: object({ role }),
+    responses: { 200: { description: "Changed.", schema: memberJson } },
+    errors: [409],
+    handler: async ({ app, body, params, principal }) => {
+      const row = await app.db.begin(async (tx) => {
+        const [current] = await tx<{ role: Role }>`
+          select role from memberships
+          where workspace_id = ${principal.workspaceId} and user_id = ${params.userId}
+          for update`;
+        if (!current) throw new ApiError(404, "NOT_FOUND", "No such member.");
+        checkOwnerRule(principal, current.role, body.role);
+        if (current.role === "owner" && body.role !== "owner") {
+          await checkNotLastOwner(tx, principal.workspaceId, params.userId);
+        }
+        const [changed] = await tx<MemberRow>`
+          update memberships m set role = ${body.role} from users u
+          where m.workspace_id = ${principal.workspaceId} and m.user_id = ${params.userId}
+            and u.id = m.user_id
+          returning m.user_id, u.email, u.name, m.role, m.created_at`;
+        return changed;
+      });
+      return json(memberOut(row));
+    },
+  }),
+
+  defineRoute({
+    method: "DELETE",
+    path: "/api/v1/workspace/members/{userId}",
+    api: "forms",
+    tag: "workspace",
+    summary: "Remove a member",
+    description: "Needs admin (an owner to remove an owner); the last owner cannot be removed " +
+      "(409). 204.",
+    auth: user("admin"),
+    cors: "workspace",
+    params: { userId: uuid() },
+    responses: { 204: { description: "Removed." } },
+    errors: [409],
+    handler: async ({ app, params, principal }) => {
+      await app.db.begin(async (tx) => {
+        const [current] = await tx<{ role: Role }>`
+          select role from memberships
+          where workspace_id = ${principal.workspaceId} and user_id = ${params.userId}
+          for update`;
+        if (!current) throw new ApiError(404, "NOT_FOUND", "No such member.");
+        checkOwnerRule(principal, current.role);
+        if (current.role === "owner") {
+          await checkNotLastOwner(tx, principal.workspaceId, params.userId);
+        }
+        await tx`delete from memberships
+                 where workspace_id = ${principal.workspaceId} and user_id = ${params.userId}`;
+      });
+      return json(null, 204);
+    },
+  }),
+];

@@ -1,0 +1,331 @@
+// The ads admin commands of contract.md §4: accounts, grants, keys, streaming import, approval.
+
+import assert from "node:assert/strict";
+import { runAdmin } from "../admin.ts";
+import { digestHex } from "../lib/apikey.ts";
+import { adminContext, BASE, DAY, importLines } from "./_ads_fixture.ts";
+import { body, freshDatabase, PG_FALLBACK_URL, startTestService, test } from "./_server.ts";
+
+const service = await startTestService();
+const iso = (ms: number) => new Date(ms).toISOString();
+
+async function run(...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const status = await runAdmin(argv, adminContext(service, out, err));
+  return { status, out, err: err.join("\n") };
+}
+
+async function counts() {
+  const [row] = await service.db.sql<Record<string, number>>`
+    select (select count(*) from ads_snapshots)::int8 as snapshots,
+           (select count(*) from ads_occurrences)::int8 as occurrences,
+           (select count(*) from ads_captures)::int8 as captures,
+           (select count(*) from ads_stations)::int8 as stations,
+           (select count(*) from ads_brands)::int8 as brands,
+           (select count(*) from ads_daily)::int8 as daily`;
+  return row;
+}
+
+const snapshot = (id: string) => ({ type: "snapshot", id, exported_at: iso(BASE + DAY) });
+const station = { type: "station", id: "st-1", name: 'Radio\tOne \\ "quoted"' };
+const brand = { type: "brand", id: "br-1", name: "Brand One" };
+const brand2 = { type: "brand", id: "br-2", name: "Brand Two" };
+const occurrence = (id: string, extra: Record<string, unknown> = {}) => ({
+  type: "occurrence",
+  id,
+  station_id: "st-1",
+  ad_started_at: iso(BASE + 3600_000),
+  ad_ended_at: iso(BASE + 3630_000),
+  duration_precision: "detected",
+  review_state: "confirmed",
+  brand_ids: ["br-1"],
+  ...extra,
+});
+const capture = (id: string, extra: Record<string, unknown> = {}) => ({
+  type: "capture",
+  id,
+  station_id: "st-1",
+  started_at: iso(BASE),
+  ended_at: iso(BASE + 7200_000),
+  ...extra,
+});
+const U1 = "0b6d7a36-7c52-4f0e-9a55-5d2b0c3e1f01";
+const U2 = "0b6d7a36-7c52-4f0e-9a55-5d2b0c3e1f02";
+
+test("admin: account create refuses a duplicate and a malformed id", async () => {
+  assert.equal((await run("account", "create", "acct-1", "--name", "One")).status, 0);
+  const again = await run("account", "create", "acct-1", "--name", "One");
+  assert.equal(again.status, 1);
+  assert.match(again.err, /already exists/);
+  assert.equal((await run("account", "create", "bad id!", "--name", "X")).status, 2);
+  assert.equal((await run("account", "create", "acct-2")).status, 2, "--name is required");
+});
+
+test("admin: grant replaces the account's grant and checks its arguments", async () => {
+  const args = (stations: string, from: number, until: number) => [
+    "grant",
+    "acct-1",
+    `--stations=${stations}`,
+    "--brands=br-1",
+    "--from",
+    iso(from),
+    "--until",
+    iso(until),
+  ];
+  assert.equal((await run(...args("st-1,st-2", BASE, BASE + DAY))).status, 0);
+  assert.equal((await run(...args("st-3", BASE + DAY, BASE + 2 * DAY))).status, 0);
+  const [grant] = await service.db.sql`select * from ads_grants where account_id = 'acct-1'`;
+  assert.deepEqual(grant.station_ids, ["st-3"]);
+  assert.equal(grant.period_since.getTime(), BASE + DAY);
+  assert.equal((await run(...args("st-1", BASE + DAY, BASE))).status, 2, "until before from");
+  assert.equal((await run("grant", "acct-1", "--stations=st-1", "--brands=br-1")).status, 2);
+  const unknown = await run(
+    "grant",
+    "nobody",
+    "--stations=st-1",
+    "--brands=b",
+    "--from",
+    iso(BASE),
+    "--until",
+    iso(BASE + DAY),
+  );
+  assert.equal(unknown.status, 1);
+  assert.equal((await run(...args("st 1", BASE, BASE + DAY))).status, 2, "malformed id");
+});
+
+test("admin: key create prints the key alone on the last line and stores only its digest", async () => {
+  const res = await run(
+    "key",
+    "create",
+    "acct-1",
+    "--permissions",
+    "ads:read,coverage:read",
+    "--label",
+    "ci",
+  );
+  assert.equal(res.status, 0);
+  const key = res.out[res.out.length - 1];
+  assert.match(key, /^onda_ads_[A-Za-z0-9_-]{43}$/);
+  const rows = await service.db.sql`select *, encode(digest, 'hex') as hex from ads_api_keys`;
+  assert.equal(rows.length, 1);
+  assert.equal(rows[0].hex, await digestHex(key));
+  assert.ok(!JSON.stringify(rows).includes(key.slice(13)), "the key itself is stored");
+  assert.deepEqual(rows[0].permissions, ["ads:read", "coverage:read"]);
+  const bad = await run("key", "create", "acct-1", "--permissions", "ads:write");
+  assert.equal(bad.status, 2);
+  assert.equal((await run("key", "create", "nobody", "--permissions", "ads:read")).status, 1);
+});
+
+test("admin: key list shows id, prefix, label, created_at, revoked_at; revoke sets the last", async () => {
+  const list = await run("key", "list", "acct-1");
+  assert.equal(list.out.length, 1);
+  const [id, prefix, label, created, revoked] = list.out[0].split("\t");
+  assert.match(prefix, /^onda_ads_/);
+  assert.equal(label, "ci");
+  assert.ok(!Number.isNaN(Date.parse(created)));
+  assert.equal(revoked, "-");
+  assert.equal((await run("key", "revoke", id)).status, 0);
+  const after = (await run("key", "list", "acct-1")).out[0].split("\t");
+  assert.ok(!Number.isNaN(Date.parse(after[4])));
+  assert.equal((await run("key", "revoke", "0b6d7a36-7c52-4f0e-9a55-000000000000")).status, 1);
+  assert.equal((await run("key", "revoke", "not-a-uuid")).status, 2);
+});
+
+test("admin: a bad import line is reported with its number and field, nothing is kept", async () => {
+  const good = [snapshot("bad-x"), station, brand, occurrence(U1), capture("c-1")];
+  const cases: { name: string; lines: unknown[]; line: number; field: RegExp }[] = [
+    { name: "not JSON", lines: [...good, "{oops"], line: 6, field: /not valid JSON/ },
+    { name: "unknown type", lines: [...good, { type: "spot" }], line: 6, field: /field type/ },
+    {
+      name: "unknown field",
+      lines: [...good, { ...occurrence(U2), colour: 1 }],
+      line: 6,
+      field: /field colour/,
+    },
+    { name: "bad uuid", lines: [...good, occurrence("123")], line: 6, field: /field id/ },
+    {
+      name: "unknown station",
+      lines: [...good, occurrence(U2, { station_id: "st-9" })],
+      line: 6,
+      field: /field station_id/,
+    },
+    {
+      name: "no time zone",
+      lines: [...good, occurrence(U2, { ad_started_at: "2026-10-01T01:00:00" })],
+      line: 6,
+      field: /field ad_started_at/,
+    },
+    {
+      name: "end before start",
+      lines: [...good, occurrence(U2, { ad_ended_at: iso(BASE) })],
+      line: 6,
+      field: /field ad_ended_at/,
+    },
+    {
+      name: "precision",
+      lines: [...good, occurrence(U2, { duration_precision: "exact" })],
+      line: 6,
+      field: /field duration_precision/,
+    },
+    {
+      name: "state",
+      lines: [...good, occurrence(U2, { review_state: "approved" })],
+      line: 6,
+      field: /field review_state/,
+    },
+    {
+      name: "no brands",
+      lines: [...good, occurrence(U2, { brand_ids: [] })],
+      line: 6,
+      field: /field brand_ids/,
+    },
+    {
+      name: "unknown brand",
+      lines: [...good, occurrence(U2, { brand_ids: ["br-9"] })],
+      line: 6,
+      field: /field brand_ids/,
+    },
+    {
+      name: "capture end",
+      lines: [...good, capture("c-2", { ended_at: iso(BASE - 1) })],
+      line: 6,
+      field: /field ended_at/,
+    },
+    { name: "second snapshot", lines: [...good, snapshot("again")], line: 6, field: /field type/ },
+    { name: "first line", lines: [station, snapshot("late")], line: 1, field: /field type/ },
+    {
+      name: "station name",
+      lines: [snapshot("bad-y"), { type: "station", id: "st-2", name: "" }],
+      line: 2,
+      field: /field name/,
+    },
+  ];
+  const before = await counts();
+  for (const c of cases) {
+    const res = await importLines(service, c.lines, true);
+    assert.equal(res.status, 1, c.name);
+    assert.match(res.err.join("\n"), new RegExp(`line ${c.line}\\b`), c.name);
+    assert.match(res.err.join("\n"), c.field, `${c.name}: ${res.err}`);
+    assert.deepEqual(await counts(), before, `${c.name}: something was kept`);
+  }
+  // A repeated occurrence id surfaces from the bulk load; still nothing is kept.
+  const repeated = await importLines(service, [...good, occurrence(U1)], true);
+  assert.equal(repeated.status, 1);
+  assert.match(repeated.err.join("\n"), new RegExp(`line 6, field id: occurrence id ${U1}`));
+  assert.deepEqual(await counts(), before);
+});
+
+test("admin: import streams with progress, --approve serves it, a snapshot id imports once", async () => {
+  const lines = [
+    snapshot("snap-1"),
+    station,
+    brand,
+    brand2,
+    occurrence(U1, { brand_ids: ["br-2", "br-1"] }),
+    capture("c-1"),
+  ];
+  const first = await importLines(service, lines, false);
+  assert.equal(first.status, 0, first.err.join("\n"));
+  assert.match(first.err.join("\n"), /import: \d+ rows, [\d,]+ rows\/s/);
+  assert.match(first.out.join("\n"), /snapshot snap-1 imported: 1 occurrences, 1 captures/);
+  const [row] = await service.db.sql`select * from ads_occurrences`;
+  assert.deepEqual(row.brand_ids, ["br-1", "br-2"]);
+  assert.equal(row.duration_ms, 30_000);
+  const [st] = await service.db.sql`select name from ads_stations where id = 'st-1'`;
+  assert.equal(st.name, station.name, "names survive COPY escaping");
+  const [snap] = await service.db.sql`select approved_at from ads_snapshots where id = 'snap-1'`;
+  assert.equal(snap.approved_at, null);
+  assert.equal((await counts()).daily, 0, "not aggregated before approval");
+
+  const before = await counts();
+  const again = await importLines(service, lines, true);
+  assert.equal(again.status, 1);
+  assert.match(again.err.join("\n"), /snapshot snap-1 was already imported/);
+  assert.deepEqual(await counts(), before);
+
+  assert.equal((await run("snapshot", "approve", "snap-1")).status, 0);
+  assert.equal((await counts()).daily, 1);
+  const twice = await run("snapshot", "approve", "snap-1");
+  assert.equal(twice.status, 1);
+  assert.match(twice.err, /already approved/);
+  assert.equal((await run("snapshot", "approve", "nope")).status, 1);
+
+  // --approve approves at the end of the import.
+  const second = await importLines(service, [snapshot("snap-2"), occurrence(U2)], true);
+  assert.equal(second.status, 0, second.err.join("\n"));
+  const [s2] = await service.db.sql`select approved_at from ads_snapshots where id = 'snap-2'`;
+  assert.ok(s2.approved_at);
+  const [daily] = await service.db.sql`
+    select occurrences from ads_daily where brand_ids = '{br-1}'::text[]`;
+  assert.equal(daily.occurrences, 1);
+});
+
+test("admin: served only after approval", async () => {
+  await run("account", "create", "acct-3", "--name", "Three");
+  await run(
+    "grant",
+    "acct-3",
+    "--stations=st-1",
+    "--brands=br-1,br-2",
+    "--from",
+    iso(BASE),
+    "--until",
+    iso(BASE + 10 * DAY),
+  );
+  const key = (await run("key", "create", "acct-3", "--permissions", "ads:read")).out.at(-1)!;
+  const U3 = "0b6d7a36-7c52-4f0e-9a55-5d2b0c3e1f03";
+  await importLines(service, [
+    snapshot("snap-3"),
+    occurrence(U3, { ad_started_at: iso(BASE + 7200_000), ad_ended_at: iso(BASE + 7260_000) }),
+  ], false);
+  const q = `/api/v1/ads?since=${iso(BASE)}&until=${iso(BASE + DAY)}`;
+  const ids = async () =>
+    (await body<{ data: { id: string }[] }>(
+      await service.fetch(q, { headers: { authorization: `Bearer ${key}` } }),
+    )).data.map((o) => o.id);
+  assert.deepEqual(await ids(), [U1, U2]);
+  await run("snapshot", "approve", "snap-3");
+  assert.deepEqual(await ids(), [U1, U2, U3]);
+});
+
+test("admin: `deno run admin.ts key create` prints the key alone on the last stdout line", async () => {
+  const database = await freshDatabase(PG_FALLBACK_URL);
+  try {
+    const env = { DATABASE_URL: database.url! };
+    const cli = async (...args: string[]) => {
+      const output = await new Deno.Command(Deno.execPath(), {
+        args: [
+          "run",
+          "--allow-net",
+          "--allow-env",
+          "--allow-read",
+          "--allow-write=./data",
+          "admin.ts",
+          ...args,
+        ],
+        env,
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      return {
+        code: output.code,
+        stdout: new TextDecoder().decode(output.stdout),
+        stderr: new TextDecoder().decode(output.stderr),
+      };
+    };
+    assert.equal((await cli("account", "create", "sub", "--name", "Sub")).code, 0);
+    const created = await cli("key", "create", "sub", "--permissions", "ads:read");
+    assert.equal(created.code, 0, created.stderr);
+    const lines = created.stdout.trimEnd().split("\n");
+    assert.match(lines[lines.length - 1], /^onda_ads_[A-Za-z0-9_-]{43}$/);
+    const usage = await cli("key", "create", "sub", "--permissions", "nope");
+    assert.equal(usage.code, 2);
+  } finally {
+    await database.drop();
+  }
+});
+
+test("admin: close the service", async () => {
+  await service.close();
+});

@@ -1,0 +1,713 @@
+// The rules of ads-api.md §1-§8 and contract.md §2, one test (mostly a table) per rule,
+// against a small fixture imported through the real admin commands.
+
+import assert from "node:assert/strict";
+import {
+  admin,
+  DAY,
+  expectedCoverage,
+  expectedOccurrences,
+  type Fixture,
+  loadFixture,
+} from "./_ads_fixture.ts";
+import { body, startTestService, test } from "./_server.ts";
+
+const service = await startTestService();
+const fx: Fixture = await loadFixture(service);
+const iso = (ms: number) => new Date(ms).toISOString();
+const HOUR = 3_600_000;
+
+/** A fresh key, so each test has its own rate-limit window. */
+async function keyFor(account: string, permissions = "ads:read,reports:read,coverage:read") {
+  const out = await admin(service, "key", "create", account, "--permissions", permissions);
+  return out[out.length - 1];
+}
+
+async function get(path: string, key: string | null, extra: Record<string, string> = {}) {
+  const headers: Record<string, string> = { ...extra };
+  if (key) headers.authorization = `Bearer ${key}`;
+  const res = await service.fetch(path, { headers });
+  // deno-lint-ignore no-explicit-any
+  return { status: res.status, headers: res.headers, json: await body<any>(res) };
+}
+
+const ENDPOINTS = ["/api/v1/whoami", "/api/v1/ads", "/api/v1/reports/summary", "/api/v1/coverage"];
+const DATA_ENDPOINTS = ENDPOINTS.slice(1);
+const acme = fx.grants.get("acme")!;
+
+test("ads: missing, malformed, invalid or revoked key is 401 with WWW-Authenticate", async () => {
+  const revoked = await keyFor("acme");
+  const id = (await admin(service, "key", "list", "acme")).map((l) => l.split("\t"))
+    .find((cols) => revoked.startsWith(cols[1]))![0];
+  await admin(service, "key", "revoke", id);
+  const valid = await keyFor("acme");
+  const cases = [
+    { name: "missing", headers: {} as Record<string, string> },
+    { name: "basic scheme", headers: { authorization: `Basic ${btoa("a:b")}` } },
+    { name: "empty bearer", headers: { authorization: "Bearer " } },
+    { name: "wrong shape", headers: { authorization: "Bearer not-a-key" } },
+    { name: "unknown key", headers: { authorization: `Bearer onda_ads_${"A".repeat(43)}` } },
+    { name: "one char changed", headers: { authorization: `Bearer ${valid.slice(0, -1)}x` } },
+    { name: "revoked", headers: { authorization: `Bearer ${revoked}` } },
+  ];
+  for (const path of ENDPOINTS) {
+    for (const c of cases) {
+      const res = await get(path, null, c.headers);
+      assert.equal(res.status, 401, `${c.name} on ${path}`);
+      assert.equal(res.json.error.code, "UNAUTHENTICATED");
+      assert.match(res.headers.get("www-authenticate") ?? "", /^Bearer/);
+      assert.equal(res.headers.get("x-ratelimit-limit"), null, "401s carry no limit headers");
+    }
+  }
+});
+
+test("ads: a key in the query string is 401 and never reaches a log line", async () => {
+  const key = await keyFor("acme");
+  for (const param of ["api_key", "key", "token", "access_token"]) {
+    for (const path of ENDPOINTS) {
+      // Even together with a valid header: the key in the URL is exposed and refused.
+      const res = await get(`${path}?${param}=${key}`, key);
+      assert.equal(res.status, 401, `${param} on ${path}`);
+      assert.equal(res.json.error.code, "UNAUTHENTICATED");
+      assert.ok(!JSON.stringify(res.json).includes(key));
+    }
+  }
+  assert.ok(!JSON.stringify(service.logs).includes(key.slice(9)), "the key is in a log line");
+  // Refused with 401, those requests did not count against the key's limit.
+  const next = await get("/api/v1/whoami", key);
+  assert.equal(next.headers.get("x-ratelimit-remaining"), "59");
+});
+
+test("ads: each route needs its permission (403), whoami only a valid key", async () => {
+  const cases = [
+    { permissions: "ads:read", allowed: ["/api/v1/whoami", "/api/v1/ads"] },
+    { permissions: "reports:read", allowed: ["/api/v1/whoami", "/api/v1/reports/summary"] },
+    { permissions: "coverage:read", allowed: ["/api/v1/whoami", "/api/v1/coverage"] },
+    {
+      permissions: "ads:read,coverage:read",
+      allowed: ["/api/v1/whoami", "/api/v1/ads", "/api/v1/coverage"],
+    },
+  ];
+  for (const c of cases) {
+    const key = await keyFor("beta", c.permissions);
+    for (const path of ENDPOINTS) {
+      const res = await get(path, key);
+      const allowed = c.allowed.includes(path);
+      assert.equal(res.status, allowed ? 200 : 403, `${c.permissions} on ${path}`);
+      if (!allowed) {
+        assert.equal(res.json.error.code, "FORBIDDEN");
+        assert.ok(res.headers.get("x-ratelimit-remaining"), "403 to a valid key has limit headers");
+      }
+    }
+  }
+});
+
+test("ads: invalid filters are 422 naming the field", async () => {
+  const key = await keyFor("acme");
+  const cases = [
+    { paths: DATA_ENDPOINTS, query: "since=2026-10-05T00:00:00", field: "since" },
+    { paths: DATA_ENDPOINTS, query: "until=2026-10-05", field: "until" },
+    { paths: DATA_ENDPOINTS, query: "since=yesterday", field: "since" },
+    { paths: DATA_ENDPOINTS, query: "until=2026-02-30T00:00:00Z", field: "until" },
+    {
+      paths: DATA_ENDPOINTS,
+      query: "since=2026-10-05T00:00:00Z&until=2026-10-05T00:00:00Z",
+      field: "since",
+    },
+    {
+      paths: DATA_ENDPOINTS,
+      query: "since=2026-10-06T00:00:00Z&until=2026-10-05T00:00:00Z",
+      field: "since",
+    },
+    {
+      paths: DATA_ENDPOINTS,
+      query: "since=2026-09-01T00:00:00Z&until=2026-10-02T00:00:00.001Z",
+      field: "until",
+    },
+    { paths: DATA_ENDPOINTS, query: "station_id=bad%20id", field: "station_id" },
+    { paths: DATA_ENDPOINTS, query: `station_id=${"x".repeat(65)}`, field: "station_id" },
+    { paths: DATA_ENDPOINTS, query: "station_id=", field: "station_id" },
+    { paths: DATA_ENDPOINTS, query: "colour=red", field: "colour" },
+    { paths: DATA_ENDPOINTS, query: "station_id=st-1&station_id=st-2", field: "station_id" },
+    { paths: ENDPOINTS.slice(1, 3), query: "brand_id=br%2F1", field: "brand_id" },
+    { paths: ["/api/v1/ads"], query: "limit=0", field: "limit" },
+    { paths: ["/api/v1/ads"], query: "limit=101", field: "limit" },
+    { paths: ["/api/v1/ads"], query: "limit=ten", field: "limit" },
+    { paths: ["/api/v1/ads"], query: "offset=-1", field: "offset" },
+    { paths: ["/api/v1/ads"], query: "offset=100001", field: "offset" },
+    { paths: ["/api/v1/reports/summary", "/api/v1/coverage"], query: "limit=10", field: "limit" },
+    { paths: ["/api/v1/coverage"], query: "brand_id=br.1", field: "brand_id" },
+    { paths: ["/api/v1/whoami"], query: "since=2026-10-05T00:00:00Z", field: "since" },
+  ];
+  for (const c of cases) {
+    for (const path of c.paths) {
+      const res = await get(`${path}?${c.query}`, key);
+      assert.equal(res.status, 422, `${path}?${c.query}`);
+      assert.equal(res.json.error.code, "UNPROCESSABLE");
+      assert.equal(res.json.error.field, c.field, `${path}?${c.query}`);
+    }
+  }
+});
+
+test("ads: an id outside the scope and a nonexistent id are the same 404", async () => {
+  const key = await keyFor("acme");
+  const cases = [
+    { paths: DATA_ENDPOINTS, param: "station_id", foreign: "st-4", missing: "st-999" },
+    { paths: DATA_ENDPOINTS, param: "station_id", foreign: "st-6", missing: "nope" },
+    { paths: ENDPOINTS.slice(1, 3), param: "brand_id", foreign: "br.5", missing: "br.999" },
+  ];
+  for (const c of cases) {
+    for (const path of c.paths) {
+      const a = await get(`${path}?${c.param}=${c.foreign}`, key);
+      const b = await get(`${path}?${c.param}=${c.missing}`, key);
+      assert.equal(a.status, 404, `${path} ${c.foreign}`);
+      assert.equal(b.status, 404, `${path} ${c.missing}`);
+      assert.equal(a.json.error.code, "NOT_FOUND");
+      delete a.json.error.trace_id;
+      delete b.json.error.trace_id;
+      assert.deepEqual(a.json, b.json);
+      assert.equal(a.json.error.field, c.param);
+    }
+  }
+  // The same id inside the scope is accepted.
+  assert.equal((await get(`/api/v1/ads?station_id=st-1`, key)).status, 200);
+});
+
+test("ads: order of checks is 401, 403, 429, 422, 404", async () => {
+  const bad = "station_id=st-4&limit=0";
+  assert.equal((await get(`/api/v1/ads?${bad}`, "onda_ads_nope")).status, 401);
+  const noPermission = await keyFor("acme", "coverage:read");
+  assert.equal((await get(`/api/v1/ads?${bad}`, noPermission)).status, 403);
+  const key = await keyFor("acme");
+  assert.equal((await get(`/api/v1/ads?${bad}`, key)).status, 422);
+  assert.equal((await get(`/api/v1/ads?station_id=st-4`, key)).status, 404);
+  // Exhaust the limit, then a request that is also forbidden and malformed.
+  for (let i = 0; i < 58; i++) await get("/api/v1/whoami", key);
+  const limited = await get(`/api/v1/ads?${bad}`, key);
+  assert.equal(limited.status, 429);
+  const limitedForbidden = await get(`/api/v1/ads?${bad}`, noPermission);
+  assert.equal(limitedForbidden.status, 403, "permission is checked before the limit");
+});
+
+test("ads: rate limit is 60 per rolling minute per key, with headers and Retry-After", async () => {
+  const key = await keyFor("gamma");
+  const other = await keyFor("gamma");
+  let last: Awaited<ReturnType<typeof get>> | null = null;
+  for (let i = 1; i <= 60; i++) {
+    last = await get("/api/v1/whoami", key);
+    assert.equal(last.status, 200, `request ${i}`);
+    assert.equal(last.headers.get("x-ratelimit-limit"), "60");
+    assert.equal(last.headers.get("x-ratelimit-remaining"), String(60 - i));
+    assert.equal(last.headers.get("ratelimit-policy"), '"per-key";q=60;w=60');
+    assert.match(last.headers.get("ratelimit") ?? "", new RegExp(`^"per-key";r=${60 - i};t=\\d+$`));
+    const reset = Number(last.headers.get("x-ratelimit-reset"));
+    assert.ok(
+      reset * 1000 > service.clock().getTime() &&
+        reset * 1000 <= service.clock().getTime() + 61_000,
+    );
+  }
+  const refused = await get("/api/v1/ads", key);
+  assert.equal(refused.status, 429);
+  assert.equal(refused.json.error.code, "RATE_LIMITED");
+  const retry = Number(refused.headers.get("retry-after"));
+  assert.ok(retry >= 1 && retry <= 60, `Retry-After ${retry}`);
+  assert.equal(refused.headers.get("x-ratelimit-remaining"), "0");
+  // Per key: another key of the same account is unaffected.
+  assert.equal((await get("/api/v1/whoami", other)).status, 200);
+  // Rolling window: once the oldest requests are a minute old, requests pass again.
+  service.clock.advance(61_000);
+  assert.equal((await get("/api/v1/whoami", key)).status, 200);
+  service.clock.advance(-61_000);
+});
+
+test("ads: revocation takes effect on the very next request", async () => {
+  const key = await keyFor("beta");
+  assert.equal((await get("/api/v1/ads", key)).status, 200);
+  const id = (await admin(service, "key", "list", "beta")).map((l) => l.split("\t"))
+    .find((cols) => key.startsWith(cols[1]) && cols[4] === "-")![0];
+  await admin(service, "key", "revoke", id);
+  const res = await get("/api/v1/ads", key);
+  assert.equal(res.status, 401);
+  assert.equal(res.json.error.code, "UNAUTHENTICATED");
+});
+
+test("ads: until is exclusive and since inclusive", async () => {
+  const key = await keyFor("beta");
+  const beta = fx.grants.get("beta")!;
+  const edge = expectedOccurrences(fx, beta, beta.since, beta.until)[10];
+  const before = await get(
+    `/api/v1/ads?since=${iso(edge.start - DAY)}&until=${iso(edge.start)}&limit=100`,
+    key,
+  );
+  const from = await get(
+    `/api/v1/ads?since=${iso(edge.start)}&until=${iso(edge.start + DAY)}&limit=100`,
+    key,
+  );
+  assert.equal(before.status, 200);
+  assert.ok(!before.json.data.some((o: { id: string }) => o.id === edge.id), "until included");
+  assert.ok(from.json.data.some((o: { id: string }) => o.id === edge.id), "since excluded");
+  const summary = await get(
+    `/api/v1/reports/summary?since=${iso(edge.start - DAY)}&until=${iso(edge.start)}`,
+    key,
+  );
+  assert.equal(
+    summary.json.data.totals.occurrences,
+    expectedOccurrences(fx, beta, edge.start - DAY, edge.start).length,
+  );
+});
+
+test("ads: default period is the 7 days before now, within the grant", async () => {
+  const key = await keyFor("beta");
+  const beta = fx.grants.get("beta")!;
+  for (const path of DATA_ENDPOINTS) {
+    const res = await get(path, key);
+    assert.equal(res.status, 200);
+    const { requested_period, period } = res.json.meta;
+    const until = Date.parse(requested_period.until);
+    assert.ok(Math.abs(until - service.clock().getTime()) < 5000, "until defaults to now");
+    assert.equal(Date.parse(requested_period.since), until - 7 * DAY);
+    assert.equal(Date.parse(period.since), Math.max(until - 7 * DAY, beta.since));
+  }
+  const res = await get("/api/v1/ads?limit=100", await keyFor("beta"));
+  const since = Date.parse(res.json.meta.requested_period.since);
+  const until = Date.parse(res.json.meta.requested_period.until);
+  assert.deepEqual(
+    res.json.data.map((o: { id: string }) => o.id),
+    expectedOccurrences(fx, beta, since, until).slice(0, 100).map((o) => o.id),
+  );
+  // Only until given: since = until - 7 days.
+  const onlyUntil = await get(`/api/v1/ads?until=${iso(beta.since + 10 * DAY)}`, key);
+  assert.equal(
+    onlyUntil.json.meta.requested_period.since,
+    iso(beta.since + 3 * DAY).replace(".000", ""),
+  );
+});
+
+test("ads: one request covers at most 31 days", async () => {
+  const key = await keyFor("beta");
+  const since = fx.grants.get("beta")!.since;
+  const ok = await get(`/api/v1/ads?since=${iso(since)}&until=${iso(since + 31 * DAY)}`, key);
+  assert.equal(ok.status, 200);
+  for (const path of DATA_ENDPOINTS) {
+    const res = await get(`${path}?since=${iso(since)}&until=${iso(since + 31 * DAY + 1)}`, key);
+    assert.equal(res.status, 422, path);
+    assert.equal(res.json.error.field, "until");
+  }
+  // since alone, more than 31 days before now.
+  const old = await get(`/api/v1/ads?since=${iso(service.clock().getTime() - 40 * DAY)}`, key);
+  assert.equal(old.status, 422);
+  assert.equal(old.json.error.field, "until");
+});
+
+test("ads: the grant clamps the period and meta shows requested and effective", async () => {
+  const key = await keyFor("acme");
+  const since = acme.since - 3 * DAY;
+  const until = acme.since + 2 * DAY;
+  for (const path of DATA_ENDPOINTS) {
+    const res = await get(`${path}?since=${iso(since)}&until=${iso(until)}`, key);
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.json.meta.requested_period, {
+      since: iso(since).replace(".000", ""),
+      until: iso(until).replace(".000", ""),
+    });
+    assert.deepEqual(res.json.meta.period, {
+      since: iso(acme.since).replace(".000", ""),
+      until: iso(until).replace(".000", ""),
+    });
+  }
+  const res = await get(`/api/v1/ads?since=${iso(since)}&until=${iso(until)}&limit=100`, key);
+  const expected = expectedOccurrences(fx, acme, since, until);
+  assert.ok(expected.length > 0);
+  assert.equal(res.json.meta.total, expected.length);
+  for (const o of res.json.data) assert.ok(Date.parse(o.ad_started_at) >= acme.since);
+  // The upper edge too.
+  const late = await get(
+    `/api/v1/ads?since=${iso(acme.until - DAY)}&until=${iso(acme.until + 5 * DAY)}&limit=100`,
+    key,
+  );
+  for (const o of late.json.data) assert.ok(Date.parse(o.ad_started_at) < acme.until);
+  assert.equal(late.json.meta.period.until, iso(acme.until).replace(".000", ""));
+});
+
+test("ads: a period outside the grant gives an empty result, never data outside", async () => {
+  const key = await keyFor("gamma");
+  const gamma = fx.grants.get("gamma")!;
+  const q = `since=${iso(gamma.since - 8 * DAY)}&until=${iso(gamma.since)}`;
+  const ads = await get(`/api/v1/ads?${q}`, key);
+  assert.equal(ads.status, 200);
+  assert.deepEqual(ads.json.data, []);
+  assert.equal(ads.json.meta.total, 0);
+  assert.equal(ads.json.meta.period, null);
+  assert.ok(ads.json.meta.requested_period);
+  const summary = await get(`/api/v1/reports/summary?${q}`, key);
+  assert.equal(summary.json.data.totals.occurrences, 0);
+  assert.equal(summary.json.meta.period, null);
+  const coverage = await get(`/api/v1/coverage?${q}`, key);
+  assert.deepEqual(coverage.json.data, []);
+  assert.equal(coverage.json.meta.period, null);
+});
+
+test("ads: only confirmed occurrences of approved snapshots are served", async () => {
+  const key = await keyFor("beta");
+  const beta = fx.grants.get("beta")!;
+  const hidden = new Set(
+    fx.occurrences.filter((o) =>
+      o.review_state !== "confirmed" || !fx.snapshots.get(o.snapshot)!.approved
+    ).map((o) => o.id),
+  );
+  let seen = 0;
+  for (let t = beta.since; t < BASE_END(); t += 10 * DAY) {
+    for (let offset = 0;; offset += 100) {
+      const res = await get(
+        `/api/v1/ads?since=${iso(t)}&until=${iso(t + 10 * DAY)}&limit=100&offset=${offset}`,
+        key,
+      );
+      for (const o of res.json.data) {
+        assert.ok(!hidden.has(o.id), `${o.id} is not servable`);
+        assert.equal(o.review_state, "confirmed");
+        seen++;
+      }
+      if (!res.json.meta.has_more) break;
+    }
+  }
+  assert.equal(seen, expectedOccurrences(fx, beta, beta.since, BASE_END()).length);
+  assert.ok(seen > 0);
+});
+
+function BASE_END() {
+  return Math.max(...fx.occurrences.map((o) => o.start)) + 1;
+}
+
+test("ads: brands lists only granted brands; no granted brand means invisible", async () => {
+  const key = await keyFor("acme");
+  const q = `since=${iso(acme.since)}&until=${iso(acme.until)}`;
+  const ids = new Set<string>();
+  for (let offset = 0;; offset += 100) {
+    const res = await get(`/api/v1/ads?${q}&limit=100&offset=${offset}`, key);
+    for (const o of res.json.data) {
+      ids.add(o.id);
+      assert.ok(o.brands.length > 0);
+      for (const b of o.brands) assert.ok(acme.brands.includes(b.id), `brand ${b.id} shown`);
+      const source = fx.occurrences.find((x) => x.id === o.id)!;
+      assert.deepEqual(
+        o.brands.map((b: { id: string }) => b.id),
+        source.brand_ids.filter((b) => acme.brands.includes(b)).sort(),
+      );
+      assert.equal(o.brands[0].name, fx.brands.get(o.brands[0].id));
+    }
+    if (!res.json.meta.has_more) break;
+  }
+  const invisible = fx.occurrences.filter((o) =>
+    acme.stations.includes(o.station_id) && o.start >= acme.since && o.start < acme.until &&
+    !o.brand_ids.some((b) => acme.brands.includes(b))
+  );
+  assert.ok(invisible.length > 0, "the fixture has occurrences without a granted brand");
+  for (const o of invisible) assert.ok(!ids.has(o.id));
+  const mixed = fx.occurrences.filter((o) =>
+    ids.has(o.id) && o.brand_ids.some((b) => !acme.brands.includes(b))
+  );
+  assert.ok(mixed.length > 0, "the fixture has occurrences with one granted brand of two");
+});
+
+test("ads: ordered by ad_started_at then id, paging neither skips nor repeats", async () => {
+  const key = await keyFor("beta");
+  const beta = fx.grants.get("beta")!;
+  const since = beta.since + 3 * DAY;
+  const until = since + 12 * DAY;
+  const expected = expectedOccurrences(fx, beta, since, until);
+  const got: string[] = [];
+  for (let offset = 0;; offset += 7) {
+    const res = await get(
+      `/api/v1/ads?since=${iso(since)}&until=${iso(until)}&limit=7&offset=${offset}`,
+      key,
+    );
+    assert.equal(res.json.meta.total, expected.length);
+    assert.equal(res.json.meta.limit, 7);
+    assert.equal(res.json.meta.offset, offset);
+    got.push(...res.json.data.map((o: { id: string }) => o.id));
+    assert.equal(res.json.meta.has_more, offset + 7 < expected.length);
+    if (!res.json.meta.has_more) break;
+  }
+  assert.deepEqual(got, expected.map((o) => o.id));
+});
+
+test("ads: occurrence fields are UTC with Z and the duration is end minus start", async () => {
+  const key = await keyFor("beta");
+  const res = await get("/api/v1/ads?limit=100", key);
+  assert.ok(res.json.data.length > 0);
+  for (const o of res.json.data) {
+    const source = fx.occurrences.find((x) => x.id === o.id)!;
+    assert.match(o.ad_started_at, /Z$/);
+    assert.match(o.ad_ended_at, /Z$/);
+    assert.equal(Date.parse(o.ad_started_at), source.start);
+    assert.equal(o.duration_seconds, (source.end - source.start) / 1000);
+    assert.equal(o.duration_precision, source.duration_precision);
+    assert.equal(o.station_name, fx.stations.get(o.station_id));
+    assert.deepEqual(Object.keys(o).sort(), [
+      "ad_ended_at",
+      "ad_started_at",
+      "brands",
+      "duration_precision",
+      "duration_seconds",
+      "id",
+      "review_state",
+      "station_id",
+      "station_name",
+    ]);
+  }
+});
+
+test("ads: snapshot_exported_at is the newest approved snapshot in the account's scope", async () => {
+  for (const account of ["acme", "beta", "gamma"]) {
+    const grant = fx.grants.get(account)!;
+    const key = await keyFor(account);
+    const contributing = expectedOccurrences(fx, grant, grant.since, grant.until)
+      .map((o) => fx.snapshots.get(o.snapshot)!.exportedAt);
+    const expected = contributing.length
+      ? iso(Math.max(...contributing)).replace(".000", "")
+      : null;
+    for (const path of DATA_ENDPOINTS) {
+      const res = await get(path, key);
+      assert.equal(res.json.meta.snapshot_exported_at, expected, `${account} ${path}`);
+    }
+  }
+});
+
+test("ads: the notice says an empty result does not prove that no ad aired", async () => {
+  const key = await keyFor("gamma");
+  for (const path of DATA_ENDPOINTS) {
+    const res = await get(`${path}?since=2020-01-01T00:00:00Z&until=2020-01-02T00:00:00Z`, key);
+    assert.equal(res.status, 200);
+    assert.match(res.json.meta.notice, /does not prove/);
+  }
+  const coverage = await get("/api/v1/coverage", key);
+  assert.match(coverage.json.meta.notice, /only captures linked to the data granted/);
+  assert.match(coverage.json.meta.notice, /does not measure continuous operation/);
+});
+
+test("whoami: account, key, permissions, scope and limits", async () => {
+  const key = await keyFor("acme", "ads:read");
+  const res = await get("/api/v1/whoami", key);
+  assert.equal(res.status, 200);
+  const data = res.json.data;
+  assert.deepEqual(data.account, { id: "acme", name: "Account acme" });
+  assert.ok(key.startsWith(data.key.prefix) && data.key.prefix.length < 20);
+  assert.deepEqual(data.permissions, ["ads:read"]);
+  assert.deepEqual(
+    data.scope.stations,
+    acme.stations.map((id) => ({ id, name: fx.stations.get(id) })),
+  );
+  assert.deepEqual(data.scope.brands, acme.brands.map((id) => ({ id, name: fx.brands.get(id) })));
+  assert.deepEqual(data.scope.period, {
+    since: iso(acme.since).replace(".000", ""),
+    until: iso(acme.until).replace(".000", ""),
+  });
+  assert.deepEqual(data.limits, {
+    requests_per_minute: 60,
+    default_period_days: 7,
+    max_period_days: 31,
+    limit: { min: 1, max: 100, default: 50 },
+    offset: { min: 0, max: 100000, default: 0 },
+  });
+  assert.ok(!JSON.stringify(res.json).includes(key.slice(13)), "the key is never echoed");
+});
+
+test("summary: totals equal the sum over /ads pages for the same filters", async () => {
+  const key = await keyFor("beta");
+  const beta = fx.grants.get("beta")!;
+  const filters = [
+    `since=${iso(beta.since + 1)}&until=${iso(beta.since + 20 * DAY - 7)}`,
+    `since=${iso(beta.since + 4 * DAY + 3 * HOUR)}&until=${
+      iso(beta.since + 9 * DAY)
+    }&station_id=st-3`,
+    `since=${iso(beta.since)}&until=${iso(beta.since + 25 * DAY)}&brand_id=br.5`,
+    `since=${iso(beta.since + 2 * DAY + 1)}&until=${iso(beta.since + 2 * DAY + 20 * HOUR)}`,
+  ];
+  for (const q of filters) {
+    let occurrences = 0;
+    let duration = 0;
+    let human = 0;
+    const perBrand = new Map<string, number>();
+    for (let offset = 0;; offset += 100) {
+      const res = await get(`/api/v1/ads?${q}&limit=100&offset=${offset}`, key);
+      for (const o of res.json.data) {
+        occurrences++;
+        duration += o.duration_seconds;
+        if (o.duration_precision === "human_confirmed") human += o.duration_seconds;
+        for (const b of o.brands) perBrand.set(b.id, (perBrand.get(b.id) ?? 0) + 1);
+      }
+      if (!res.json.meta.has_more) break;
+    }
+    const summary = await get(`/api/v1/reports/summary?${q}`, key);
+    assert.equal(summary.status, 200);
+    const totals = summary.json.data.totals;
+    assert.equal(totals.occurrences, occurrences, q);
+    assert.ok(Math.abs(totals.duration_seconds - duration) < 1e-6, q);
+    assert.ok(Math.abs(totals.human_confirmed_duration_seconds - human) < 1e-6, q);
+    assert.deepEqual(
+      Object.fromEntries(
+        summary.json.data.by_brand.map((b: { brand_id: string; occurrences: number }) => [
+          b.brand_id,
+          b.occurrences,
+        ]),
+      ),
+      Object.fromEntries([...perBrand].sort()),
+    );
+  }
+});
+
+test("summary: an occurrence with two granted brands counts once in totals, once per brand", async () => {
+  const key = await keyFor("beta");
+  const beta = fx.grants.get("beta")!;
+  const both = expectedOccurrences(fx, beta, beta.since, beta.until)
+    .find((o) => o.brand_ids.filter((b) => beta.brands.includes(b)).length === 2)!;
+  assert.ok(both, "the fixture has such an occurrence");
+  const q = `since=${iso(both.start)}&until=${iso(both.start + 1)}&station_id=${both.station_id}`;
+  const res = await get(`/api/v1/reports/summary?${q}`, key);
+  const same = expectedOccurrences(fx, beta, both.start, both.start + 1, both.station_id);
+  assert.equal(res.json.data.totals.occurrences, same.length);
+  assert.equal(res.json.data.by_brand.length, 2);
+  for (const b of res.json.data.by_brand) assert.equal(b.occurrences, 1);
+  assert.equal(
+    res.json.data.by_station.find((s: { station_id: string }) => s.station_id === both.station_id)
+      .occurrences,
+    1,
+  );
+});
+
+test("coverage: only granted captures, clipped to the period, with gaps per station", async () => {
+  const key = await keyFor("acme");
+  const periods = [
+    [acme.since - 2 * DAY, acme.since + 5 * DAY + 17 * 60_000],
+    [acme.since + 3 * DAY + 1234, acme.since + 4 * DAY],
+    [acme.until - 3 * DAY, acme.until + DAY],
+  ];
+  for (const [since, until] of periods) {
+    const res = await get(`/api/v1/coverage?since=${iso(since)}&until=${iso(until)}`, key);
+    assert.equal(res.status, 200);
+    const from = Math.max(since, acme.since);
+    const to = Math.min(until, acme.until);
+    assert.deepEqual(res.json.data.map((s: { station_id: string }) => s.station_id), acme.stations);
+    for (const row of res.json.data) {
+      const want = expectedCoverage(fx, row.station_id, from, to, 300_000);
+      assert.equal(row.captures, want.captures, row.station_id);
+      assert.ok(Math.abs(row.captured_seconds - want.captured_seconds) < 0.002, row.station_id);
+      assert.equal(row.period_seconds, (to - from) / 1000);
+      assert.ok(Math.abs(row.coverage_ratio - want.captured_seconds * 1000 / (to - from)) < 1e-5);
+      assert.equal(row.first_capture_at && Date.parse(row.first_capture_at), want.first);
+      assert.equal(row.last_capture_at && Date.parse(row.last_capture_at), want.last);
+      assert.deepEqual(
+        row.gaps.map((
+          g: { since: string; until: string },
+        ) => [Date.parse(g.since), Date.parse(g.until)]),
+        want.gaps,
+        row.station_id,
+      );
+      assert.ok(want.captures > 0);
+    }
+    const used = new Set(
+      fx.captures.filter((c) =>
+        acme.stations.includes(c.station_id) && fx.snapshots.get(c.snapshot)!.approved &&
+        c.start < to && c.end > from
+      ).map((c) => c.snapshot),
+    );
+    assert.deepEqual(
+      res.json.meta.provenance.map((p: { snapshot_id: string }) => p.snapshot_id),
+      [...used].sort(),
+    );
+    assert.equal(res.json.meta.limits.gap_threshold_seconds, 300);
+  }
+  const one = await get(`/api/v1/coverage?station_id=st-2`, key);
+  assert.deepEqual(one.json.data.map((s: { station_id: string }) => s.station_id), ["st-2"]);
+});
+
+test("summary: daily pre-aggregates with raw edges equal the raw answer", async () => {
+  const beta = fx.grants.get("beta")!;
+  const key = await keyFor("beta");
+  const periods = [
+    [beta.since, beta.since + 20 * DAY], // whole days only
+    [beta.since + 1, beta.since + 20 * DAY - 1], // both edges partial
+    [beta.since + 5 * HOUR, beta.since + 6 * HOUR], // inside one day
+    [beta.since + 23 * HOUR, beta.since + 25 * HOUR], // across one midnight, no whole day
+    [beta.since + 2 * DAY, beta.since + 9 * DAY + 7 * HOUR + 4321],
+  ];
+  for (const [since, until] of periods) {
+    const res = await get(`/api/v1/reports/summary?since=${iso(since)}&until=${iso(until)}`, key);
+    const rows = expectedOccurrences(fx, beta, since, until);
+    const data = res.json.data;
+    assert.equal(data.totals.occurrences, rows.length);
+    const sum = (list: typeof rows) => list.reduce((t, o) => t + (o.end - o.start), 0) / 1000;
+    assert.ok(Math.abs(data.totals.duration_seconds - sum(rows)) < 1e-6);
+    assert.ok(
+      Math.abs(
+        data.totals.human_confirmed_duration_seconds -
+          sum(rows.filter((o) => o.duration_precision === "human_confirmed")),
+      ) < 1e-6,
+    );
+    for (const s of data.by_station) {
+      assert.equal(s.occurrences, rows.filter((o) => o.station_id === s.station_id).length);
+    }
+    for (const d of data.by_day) {
+      const day = rows.filter((o) => new Date(o.start).toISOString().slice(0, 10) === d.date);
+      assert.equal(d.occurrences, day.length, d.date);
+      assert.ok(Math.abs(d.duration_seconds - sum(day)) < 1e-6);
+    }
+    assert.equal(
+      data.by_day.reduce((t: number, d: { occurrences: number }) => t + d.occurrences, 0),
+      rows.length,
+    );
+  }
+});
+
+test("summary: approving a snapshot or replacing a grant updates every figure", async () => {
+  // Runs last: it approves snap-b and changes beta's grant.
+  const key = await keyFor("beta");
+  const summaryMatches = async (grant: typeof acme) => {
+    for (
+      const [since, until] of [[grant.since, grant.since + 20 * DAY], [
+        grant.since + 7,
+        grant.since + 9 * DAY,
+      ]]
+    ) {
+      const res = await get(`/api/v1/reports/summary?since=${iso(since)}&until=${iso(until)}`, key);
+      const rows = expectedOccurrences(fx, grant, since, until);
+      assert.equal(res.json.data.totals.occurrences, rows.length);
+      const perBrand = new Map<string, number>();
+      for (const o of rows) {
+        for (const b of o.brand_ids) {
+          if (grant.brands.includes(b)) perBrand.set(b, (perBrand.get(b) ?? 0) + 1);
+        }
+      }
+      assert.deepEqual(
+        res.json.data.by_brand.map((
+          b: { brand_id: string; occurrences: number },
+        ) => [b.brand_id, b.occurrences]),
+        [...perBrand].sort((a, b) => a[0] < b[0] ? -1 : 1),
+      );
+      const ads = await get(`/api/v1/ads?since=${iso(since)}&until=${iso(until)}`, key);
+      assert.equal(ads.json.meta.total, rows.length);
+    }
+  };
+  const beta = fx.grants.get("beta")!;
+  await summaryMatches(beta);
+  await admin(service, "snapshot", "approve", "snap-b");
+  fx.snapshots.get("snap-b")!.approved = true;
+  await summaryMatches(beta);
+  const narrower = { ...beta, stations: ["st-4", "st-5"], brands: ["br.5", "br.6", "br.7"] };
+  await admin(
+    service,
+    "grant",
+    "beta",
+    `--stations=${narrower.stations.join(",")}`,
+    `--brands=${narrower.brands.join(",")}`,
+    "--from",
+    iso(narrower.since),
+    "--until",
+    iso(narrower.until),
+  );
+  await summaryMatches(narrower);
+});
+
+test("ads: close the service", async () => {
+  await service.close();
+});

@@ -1,0 +1,267 @@
+// Idempotency-Key on creating POSTs (authenticated and public): UUID v4 or 400, replay with
+// Idempotent-Replayed and no second side effect, another body 422, in flight 409, 24 h window,
+// scoped by principal and route, and the 50-request race.
+
+import assert from "node:assert/strict";
+import { loadConfig } from "../lib/config.ts";
+import { openDb } from "../lib/db.ts";
+import { startService } from "../lib/server.ts";
+import { body, freshDatabase, PG_FALLBACK_URL, startTestService, test } from "./_server.ts";
+import {
+  answer,
+  postSession,
+  publishedQuestionnaire,
+  registerUser,
+  sessionBody,
+  startSession,
+} from "./_forms.ts";
+
+const service = await startTestService({ env: { RATE_LIMIT_PUBLIC_PER_MINUTE: "100000" } });
+const user = await registerUser(service);
+const form = await publishedQuestionnaire(service, user);
+
+function create(key: string | null, title = "Idem", who = user) {
+  return service.fetch("/api/v1/questionnaires", {
+    method: "POST",
+    headers: who.headers(key ? { "idempotency-key": key } : {}),
+    body: JSON.stringify({ title, questions: [] }),
+  });
+}
+
+async function count(title: string) {
+  const [row] = await service.db.sql<{ n: number }>`
+    select count(*)::int as n from questionnaires where title = ${title}`;
+  return row.n;
+}
+
+test("idempotency: a key that is not a UUID v4 is 400 (field Idempotency-Key)", async () => {
+  for (const key of ["abc", "00000000-0000-1000-8000-000000000000", crypto.randomUUID() + "x"]) {
+    const res = await create(key, "BadKey");
+    assert.equal(res.status, 400, key);
+    const data = await body<{ error: { code: string; field: string } }>(res);
+    assert.deepEqual([data.error.code, data.error.field], ["VALIDATION_FAILED", "Idempotency-Key"]);
+  }
+  const pub = await postSession(service, form.slug, sessionBody(), { "idempotency-key": "nope" });
+  assert.equal(pub.status, 400);
+  await pub.body?.cancel();
+  assert.equal(await count("BadKey"), 0);
+});
+
+test("idempotency: same key, principal and route replays status, headers and body once", async () => {
+  const key = crypto.randomUUID();
+  const first = await create(key, "Replay");
+  assert.equal(first.status, 201);
+  assert.equal(first.headers.get("idempotent-replayed"), null);
+  const original = await first.text();
+  const second = await create(key, "Replay");
+  assert.equal(second.status, 201);
+  assert.equal(second.headers.get("idempotent-replayed"), "true");
+  assert.equal(second.headers.get("content-type"), first.headers.get("content-type"));
+  assert.equal(await second.text(), original);
+  assert.equal(await count("Replay"), 1, "no second side effect");
+  const without = await create(null, "Replay");
+  assert.equal(without.status, 201, "without a key every request runs");
+  await without.body?.cancel();
+  assert.equal(await count("Replay"), 2);
+});
+
+test("idempotency: public creating POSTs replay without a second session or event", async () => {
+  const key = crypto.randomUUID();
+  const payload = sessionBody();
+  const a = await postSession(service, form.slug, payload, { "idempotency-key": key });
+  const b = await postSession(service, form.slug, payload, { "idempotency-key": key });
+  assert.equal(a.status, 201);
+  assert.equal(b.status, 201);
+  assert.equal(b.headers.get("idempotent-replayed"), "true");
+  const [ida, idb] = [await body<{ sessionId: number }>(a), await body<{ sessionId: number }>(b)];
+  assert.equal(ida.sessionId, idb.sessionId);
+  const sessions = await service.db.sql`select 1 from sessions where questionnaire_id = ${form.id}`;
+  assert.equal(sessions.length, 1);
+  const answerKey = crypto.randomUUID();
+  const q = form.questions[0];
+  const r1 = await answer(service, form.slug, ida.sessionId, q.id, "hi", {
+    "idempotency-key": answerKey,
+  });
+  const r2 = await answer(service, form.slug, ida.sessionId, q.id, "hi", {
+    "idempotency-key": answerKey,
+  });
+  assert.equal(r1.status, 201);
+  assert.equal(r2.status, 201, "a retried answer is replayed, not a 409 duplicate");
+  assert.equal(r2.headers.get("idempotent-replayed"), "true");
+  assert.deepEqual(await body(r2), await body(r1));
+  const events = await service.db.sql`
+    select type from outbox_events where (data->>'session_id')::bigint = ${ida.sessionId}`;
+  assert.deepEqual(events.map((e) => e.type).sort(), ["answer.submitted", "session.started"]);
+});
+
+test("idempotency: the same key with another body is 422 (field Idempotency-Key)", async () => {
+  const key = crypto.randomUUID();
+  await create(key, "BodyA").then((r) => r.body?.cancel());
+  const res = await create(key, "BodyB");
+  assert.equal(res.status, 422);
+  const data = await body<{ error: { code: string; field: string } }>(res);
+  assert.deepEqual([data.error.code, data.error.field], ["UNPROCESSABLE", "Idempotency-Key"]);
+  assert.equal(await count("BodyB"), 0);
+});
+
+test("idempotency: keys are scoped by principal and route", async () => {
+  const key = crypto.randomUUID();
+  const other = await registerUser(service);
+  const mine = await create(key, "Scoped");
+  const theirs = await create(key, "Scoped", other);
+  assert.equal(mine.status, 201);
+  assert.equal(theirs.status, 201);
+  assert.equal(theirs.headers.get("idempotent-replayed"), null, "another principal runs anew");
+  await mine.body?.cancel();
+  await theirs.body?.cancel();
+  assert.equal(await count("Scoped"), 2);
+  const session = await postSession(service, form.slug, sessionBody(), { "idempotency-key": key });
+  assert.equal(session.status, 201, "another route runs anew");
+  assert.equal(session.headers.get("idempotent-replayed"), null);
+  await session.body?.cancel();
+});
+
+test("idempotency: a key is remembered for 24 hours", async () => {
+  const key = crypto.randomUUID();
+  await create(key, "Window").then((r) => r.body?.cancel());
+  service.clock.advance(23 * 3600 * 1000);
+  try {
+    const within = await create(key, "Window");
+    assert.equal(within.headers.get("idempotent-replayed"), "true");
+    await within.body?.cancel();
+    service.clock.advance(2 * 3600 * 1000);
+    const after = await create(key, "Window");
+    assert.equal(after.status, 201);
+    assert.equal(after.headers.get("idempotent-replayed"), null);
+    await after.body?.cancel();
+    assert.equal(await count("Window"), 2);
+  } finally {
+    service.clock.set(new Date());
+  }
+});
+
+test("idempotency: a 4xx answer is stored and replayed", async () => {
+  const sid = await startSession(service, form.slug);
+  const key = crypto.randomUUID();
+  const bad = await answer(service, form.slug, sid, form.questions[1].id, "9", {
+    "idempotency-key": key,
+  });
+  assert.equal(bad.status, 400);
+  const again = await answer(service, form.slug, sid, form.questions[1].id, "9", {
+    "idempotency-key": key,
+  });
+  assert.equal(again.status, 400);
+  assert.equal(again.headers.get("idempotent-replayed"), "true");
+  assert.deepEqual(await body(again), await body(bad));
+});
+
+test("idempotency: while the first request is still running, a repeat is 409", async () => {
+  const key = crypto.randomUUID();
+  const payload = sessionBody({ name: "InFlight" });
+  // The claim row of a first request that has not finished (status null), as another
+  // instance would hold it; the digest is that of the parsed body, in schema order.
+  const parsed = { name: payload.name, email: payload.email, loaded_at: payload.loaded_at };
+  const digest = Array.from(
+    new Uint8Array(
+      await crypto.subtle.digest("SHA-256", new TextEncoder().encode(JSON.stringify(parsed))),
+    ),
+    (b) => b.toString(16).padStart(2, "0"),
+  ).join("");
+  await service.db.sql`
+    insert into idempotency_keys (principal, route, key, request_hash, created_at)
+    values ('public', ${`POST /api/v1/public/q/${form.slug}/sessions`}, ${key}, ${digest},
+            ${service.clock()})`;
+  const res = await postSession(service, form.slug, payload, { "idempotency-key": key });
+  assert.equal(res.status, 409);
+  const data = await body<{ error: { code: string; field: string } }>(res);
+  assert.deepEqual([data.error.code, data.error.field], ["CONFLICT", "Idempotency-Key"]);
+  const rows = await service.db.sql`select 1 from sessions where name = 'InFlight'`;
+  assert.equal(rows.length, 0);
+});
+
+test("idempotency: 50 concurrent POSTs with one key make one row and one event; others replay or 409", async () => {
+  const key = crypto.randomUUID();
+  const payload = JSON.stringify(sessionBody({ name: "Racer" }));
+  const responses = await Promise.all(
+    Array.from({ length: 50 }, () =>
+      service.fetch(`/api/v1/public/q/${form.slug}/sessions`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "idempotency-key": key },
+        body: payload,
+      }).then(async (res) => ({
+        status: res.status,
+        replayed: res.headers.get("idempotent-replayed"),
+        data: await body<{ sessionId?: number; error?: { code: string } }>(res),
+      }))),
+  );
+  const originals = responses.filter((r) => r.status === 201 && r.replayed === null);
+  const replays = responses.filter((r) => r.status === 201 && r.replayed === "true");
+  const conflicts = responses.filter((r) => r.status === 409);
+  assert.equal(originals.length, 1, JSON.stringify(responses.map((r) => r.status)));
+  assert.equal(originals.length + replays.length + conflicts.length, 50);
+  for (const r of replays) assert.equal(r.data.sessionId, originals[0].data.sessionId);
+  for (const r of conflicts) assert.equal(r.data.error?.code, "CONFLICT");
+  const rows = await service.db.sql`select id from sessions where name = 'Racer'`;
+  assert.equal(rows.length, 1);
+  const events = await service.db.sql`
+    select 1 from outbox_events where type = 'session.started' and data->'respondent'->>'name' = 'Racer'`;
+  assert.equal(events.length, 1);
+});
+
+test("idempotency: two instances on one PostgreSQL database agree on a key", async () => {
+  const database = await freshDatabase(PG_FALLBACK_URL);
+  const instance = async () => {
+    const env = {
+      PORT: "0",
+      HOST: "127.0.0.1",
+      DATABASE_URL: database.url!,
+      RATE_LIMIT_PUBLIC_PER_MINUTE: "100000",
+    };
+    const db = await openDb({ databaseUrl: database.url, dataDir: "memory://", poolMax: 4 });
+    return await startService({ config: loadConfig(env), db, log: () => {}, startWorkers: false });
+  };
+  const a = await instance();
+  const b = await instance();
+  try {
+    const as = {
+      ...service,
+      fetch: (path: string, init?: RequestInit) => fetch(a.url + path, init),
+    };
+    const owner = await registerUser(as);
+    const q = await publishedQuestionnaire(as, owner);
+    const key = crypto.randomUUID();
+    const payload = JSON.stringify(sessionBody({ name: "Twin" }));
+    const results = await Promise.all(
+      Array.from(
+        { length: 20 },
+        (_, i) =>
+          fetch(`${i % 2 ? a.url : b.url}/api/v1/public/q/${q.slug}/sessions`, {
+            method: "POST",
+            headers: { "content-type": "application/json", "idempotency-key": key },
+            body: payload,
+          }).then(async (res) => ({ status: res.status, text: await res.text() })),
+      ),
+    );
+    const created = results.filter((r) => r.status === 201);
+    assert.ok(created.length >= 1);
+    assert.equal(new Set(created.map((r) => r.text)).size, 1, "one original answer");
+    assert.ok(results.every((r) => r.status === 201 || r.status === 409));
+    const replay = await fetch(`${b.url}/api/v1/public/q/${q.slug}/sessions`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "idempotency-key": key },
+      body: payload,
+    });
+    assert.equal(replay.headers.get("idempotent-replayed"), "true");
+    assert.equal(await replay.text(), created[0].text);
+    const rows = await a.app.db.sql`select 1 from sessions where name = 'Twin'`;
+    assert.equal(rows.length, 1);
+  } finally {
+    await a.shutdown();
+    await b.shutdown();
+    await database.drop();
+  }
+});
+
+test("idempotency: close the service", async () => {
+  await service.close();
+});
