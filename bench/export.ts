@@ -162,7 +162,9 @@ export async function run(args: string[]) {
     let bytes = 0;
     let newlines = 0;
     let lastSample = 0;
+    let firstByte = 0;
     for await (const chunk of res.body!) {
+      firstByte ||= performance.now() - t0;
       bytes += chunk.length;
       for (let i = 0; i < chunk.length; i++) if (chunk[i] === 10) newlines++;
       if (performance.now() - lastSample > 50) {

@@ -127,7 +127,7 @@ const FIGURES = frag`occurrences, duration_ms, human_ms`;
 
 /**
  * Where the scope's figures come from. Whole UTC days come from pre-aggregates: the
- * account's own (ads_account_daily, ads_account_brand_daily, refreshed by `grant` and
+ * account's own (ads_account_daily, ads_account_brand_totals, refreshed by `grant` and
  * `snapshot approve`) when no brand filter applies (and no station filter, for brands), else
  * ads_daily per station, day and brand set. The partial first and last day always come from
  * raw rows, so the figures stay exact to the millisecond.
@@ -176,8 +176,18 @@ export function figureSql(scope: Scope): FigureSql {
     : frag`select station_id, day, ${FIGURES} from daily_rows
            union all select station_id, day, ${FIGURES} from raw_rows`;
   const brands = scope.accountBrandFigures
-    ? frag`select brand_id, ${FIGURES} from ads_account_brand_daily
-            where account_id = ${scope.accountId} and ${days}
+    // Running totals: the figures of the whole days are two lookups per brand (the last day
+    // minus the day before the first), whatever the length of the period.
+    ? frag`select e.brand_id, e.occurrences - coalesce(b.occurrences, 0) as occurrences,
+                  e.duration_ms - coalesce(b.duration_ms, 0) as duration_ms,
+                  e.human_ms - coalesce(b.human_ms, 0) as human_ms
+             from ads_account_brand_totals e
+             left join ads_account_brand_totals b
+               on b.account_id = e.account_id and b.brand_id = e.brand_id
+              and b.day = ${dayString(firstDay)}::date - 1
+            where e.account_id = ${scope.accountId}
+              and e.day = ${dayString(endDay)}::date - 1
+              and e.occurrences > coalesce(b.occurrences, 0)
            union all ${brandsOf(frag`raw_rows`)}`
     : scope.accountFigures
     // Account totals but a station filter: brands per station come from ads_daily.
@@ -206,7 +216,7 @@ export async function countVisible(sql: Sql, scope: Scope): Promise<number> {
  */
 export async function refreshAccountFigures(tx: Sql, accountId: string): Promise<void> {
   await tx`delete from ads_account_daily where account_id = ${accountId}`;
-  await tx`delete from ads_account_brand_daily where account_id = ${accountId}`;
+  await tx`delete from ads_account_brand_totals where account_id = ${accountId}`;
   const [grant] = await tx<
     { station_ids: string[]; brand_ids: string[]; period_since: Date; period_until: Date }
   >`select station_ids, brand_ids, period_since, period_until from ads_grants
@@ -224,15 +234,30 @@ export async function refreshAccountFigures(tx: Sql, accountId: string): Promise
        and d.day >= ${from}::date and d.day < ${to}::date
        and ${anyBrandIn(frag`d.brand_ids`, grant.brand_ids)}
      group by d.day, d.station_id`;
+  // Running totals per brand, one row for every day from the brand's first occurrence to the
+  // grant's last whole day, so that any period's figures are a difference of two rows.
   await tx`
-    insert into ads_account_brand_daily (account_id, day, brand_id, occurrences, duration_ms,
-                                         human_ms)
-    select ${accountId}, d.day, b.id, sum(d.occurrences), sum(d.duration_ms), sum(d.human_ms)
-      from ads_daily d cross join lateral unnest(d.brand_ids) as b(id)
-     where d.station_id = any(${grant.station_ids}::text[])
-       and d.day >= ${from}::date and d.day < ${to}::date
-       and b.id in (select unnest(${grant.brand_ids}::text[]))
-     group by d.day, b.id`;
+    insert into ads_account_brand_totals (account_id, day, brand_id, occurrences, duration_ms,
+                                          human_ms)
+    with per_day as (
+      select d.day, b.id as brand_id, sum(d.occurrences) as occurrences,
+             sum(d.duration_ms) as duration_ms, sum(d.human_ms) as human_ms
+        from ads_daily d cross join lateral unnest(d.brand_ids) as b(id)
+       where d.station_id = any(${grant.station_ids}::text[])
+         and d.day >= ${from}::date and d.day < ${to}::date
+         and b.id in (select unnest(${grant.brand_ids}::text[]))
+       group by d.day, b.id
+    ),
+    grid as (
+      select f.brand_id, g.day::date as day
+        from (select brand_id, min(day) as first from per_day group by brand_id) f
+        cross join lateral generate_series(f.first, ${to}::date - 1, interval '1 day') as g(day)
+    )
+    select ${accountId}, grid.day, grid.brand_id,
+           sum(coalesce(p.occurrences, 0)) over w, sum(coalesce(p.duration_ms, 0)) over w,
+           sum(coalesce(p.human_ms, 0)) over w
+      from grid left join per_day p on p.brand_id = grid.brand_id and p.day = grid.day
+    window w as (partition by grid.brand_id order by grid.day)`;
 }
 
 /**

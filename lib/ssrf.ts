@@ -1,7 +1,8 @@
 // Webhook target checks against SSRF: a target must be https and its host must be, and resolve
 // only to, public addresses - unless private targets are allowed (development and tests).
 // The same check runs when a webhook is created and before every delivery attempt, because
-// what a name resolves to can change after creation.
+// what a name resolves to can change after creation; postPinned then connects to the very
+// address that passed, so a second DNS answer (rebinding) cannot swap in a private one.
 
 /** Resolves a name to its addresses of one family (Deno.resolveDns in production). */
 export type Resolver = (name: string, type: "A" | "AAAA") => Promise<string[]>;
@@ -182,4 +183,113 @@ export function isPublicAddress(address: string): boolean {
   // local-use NAT64 64:ff9b:1::/48.
   if ((v6[0] & 0xe0) !== 0x20) return false;
   return !PRIVATE_V6.some((range) => inRange(v6, range));
+}
+
+export interface PinnedRequest {
+  headers: Headers;
+  body: string;
+  signal: AbortSignal;
+  /** Extra trusted root certificates (PEM), for tests. */
+  caCerts?: string[];
+}
+
+const encoder = new TextEncoder();
+/** Longest response head read; the body is never read. */
+const MAX_HEAD_BYTES = 64 * 1024;
+
+/**
+ * POSTs to an https URL over a TCP connection to `address`, the address that passed the
+ * check: TLS verifies the certificate for the URL's host name (SNI), but no second DNS lookup
+ * happens between check and connect. HTTP/1.1, one request per connection; only the status
+ * line and headers of the answer are read (enough for the delivery's outcome).
+ */
+export async function postPinned(
+  url: URL,
+  address: string,
+  request: PinnedRequest,
+): Promise<Response> {
+  const { signal } = request;
+  signal.throwIfAborted();
+  let conn: Deno.Conn | null = null;
+  const close = () => {
+    try {
+      conn?.close();
+    } catch {
+      // already closed
+    }
+  };
+  // Closing the connection is how a pending connect, read or write is abandoned.
+  let abort = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    abort = () => {
+      close();
+      reject(signal.reason);
+    };
+    signal.addEventListener("abort", abort, { once: true });
+  });
+  aborted.catch(() => {});
+  try {
+    const connecting = Deno.connect({ hostname: address, port: Number(url.port || 443) });
+    connecting.then((c) => signal.aborted && c.close(), () => {});
+    const tcp = await Promise.race([connecting, aborted]);
+    conn = tcp;
+    const tls = await Promise.race([
+      Deno.startTls(tcp, { hostname: url.hostname, caCerts: request.caCerts }),
+      aborted,
+    ]);
+    conn = tls;
+    let head = `POST ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\n`;
+    for (const [name, value] of request.headers) head += `${name}: ${value}\r\n`;
+    const body = encoder.encode(request.body);
+    head += `content-length: ${body.length}\r\nconnection: close\r\n\r\n`;
+    await Promise.race([writeAll(tls, [encoder.encode(head), body]), aborted]);
+    return await Promise.race([readHead(tls), aborted]);
+  } catch (err) {
+    if (signal.aborted) throw signal.reason;
+    throw err;
+  } finally {
+    signal.removeEventListener("abort", abort);
+    close();
+  }
+}
+
+async function writeAll(conn: Deno.Conn, parts: Uint8Array[]) {
+  for (const part of parts) {
+    for (let done = 0; done < part.length;) done += await conn.write(part.subarray(done));
+  }
+}
+
+/** Reads the answer's status line and headers (skipping 1xx interim answers). */
+async function readHead(conn: Deno.Conn): Promise<Response> {
+  const decoder = new TextDecoder();
+  let text = "";
+  const chunk = new Uint8Array(16 * 1024);
+  for (;;) {
+    const end = text.indexOf("\r\n\r\n");
+    if (end >= 0) {
+      const [statusLine, ...lines] = text.slice(0, end).split("\r\n");
+      const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1]);
+      if (status >= 100 && status < 200) {
+        text = text.slice(end + 4);
+        continue;
+      }
+      if (!(status >= 200 && status <= 599)) {
+        throw new Error("The receiver's answer is not valid HTTP/1.1.");
+      }
+      const headers = new Headers();
+      for (const line of lines) {
+        const colon = line.indexOf(":");
+        try {
+          if (colon > 0) headers.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
+        } catch {
+          // A malformed header line does not change the outcome.
+        }
+      }
+      return new Response(null, { status, headers });
+    }
+    if (text.length > MAX_HEAD_BYTES) throw new Error("The receiver's answer head is too long.");
+    const n = await conn.read(chunk);
+    if (n === null) throw new Error("The receiver closed the connection without answering.");
+    text += decoder.decode(chunk.subarray(0, n), { stream: true });
+  }
 }

@@ -11,7 +11,7 @@
 
 import { frag } from "./db.ts";
 import type { AppContext } from "./router.ts";
-import { checkTarget, type Resolver, systemResolver } from "./ssrf.ts";
+import { checkTarget, postPinned, type Resolver, systemResolver } from "./ssrf.ts";
 import { activeSecrets, createSigner } from "./webhook_signing.ts";
 
 export interface WebhookWorkerOptions {
@@ -27,6 +27,8 @@ export interface WebhookWorkerOptions {
   perWebhook?: number;
   /** DNS for the delivery-time target check (tests inject names). */
   resolve?: Resolver;
+  /** Sends to a checked address (tests observe it; public addresses are not reachable). */
+  sendPinned?: typeof postPinned;
   heartbeatMs?: number;
   /** A claim by a worker silent for this long is void. */
   staleAfterMs?: number;
@@ -37,8 +39,6 @@ export interface WebhookWorkerOptions {
 export const CLAIM_STALE_AFTER_MS = 5000;
 /** How many of the oldest due deliveries a claim considers for its fair share. */
 const FAIR_WINDOW = 1000;
-/** Pinned HTTP clients kept per worker (one per checked address and port). */
-const MAX_PINNED_CLIENTS = 256;
 /** Events fanned out per transaction. */
 const FANOUT_BATCH = 500;
 /** The longest Retry-After honoured, in seconds. */
@@ -160,6 +160,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions = {}) {
   const batchSize = options.batchSize ?? 100;
   const perWebhook = options.perWebhook ?? 64;
   const resolve = options.resolve ?? systemResolver;
+  const sendPinned = options.sendPinned ?? postPinned;
   const heartbeatMs = options.heartbeatMs ?? 1000;
   const staleAfterMs = options.staleAfterMs ?? CLAIM_STALE_AFTER_MS;
   const random = options.random ?? Math.random;
@@ -168,9 +169,6 @@ export function createWebhookWorker(options: WebhookWorkerOptions = {}) {
     const me = crypto.randomUUID();
     const sign = createSigner();
     const { db, config } = app;
-    // Connections pinned to a checked address (see send); per worker, closed on stop.
-    const pinned = new Map<string, Deno.HttpClient>();
-    const retiring = new Set<Deno.HttpClient>();
     const inFlight = new Set<Promise<void>>();
     const busyWebhooks = new Map<string, number>();
     const results: AttemptResult[] = [];
@@ -365,31 +363,6 @@ export function createWebhookWorker(options: WebhookWorkerOptions = {}) {
       });
     };
 
-    /**
-     * The HTTP client of one attempt. A name that was checked is connected to the address
-     * that passed the check (the URL's host still gives SNI, certificate name and Host), so a
-     * second DNS answer cannot swap in a private address between check and connect.
-     */
-    const clientFor = (address: string, url: URL): Deno.HttpClient => {
-      const port = Number(url.port || (url.protocol === "https:" ? 443 : 80));
-      const key = `${address}|${port}`;
-      let client = pinned.get(key);
-      if (!client) {
-        if (pinned.size >= MAX_PINNED_CLIENTS) {
-          // The oldest goes; it is closed once any attempt still using it has timed out.
-          const [oldKey, old] = pinned.entries().next().value!;
-          pinned.delete(oldKey);
-          retiring.add(old);
-          setTimeout(() => {
-            if (retiring.delete(old)) old.close();
-          }, timeoutMs + 1000);
-        }
-        client = Deno.createHttpClient({ proxy: { transport: "tcp", hostname: address, port } });
-        pinned.set(key, client);
-      }
-      return client;
-    };
-
     const send = async (job: Job): Promise<AttemptResult | null> => {
       const startedAt = app.clock();
       const t0 = performance.now();
@@ -431,15 +404,23 @@ export function createWebhookWorker(options: WebhookWorkerOptions = {}) {
         body: job.body,
         at: startedAt,
       });
+      const attemptSignal = AbortSignal.any([AbortSignal.timeout(timeoutMs), signal]);
       try {
-        const res = await app.fetch(target.url, {
-          method: "POST",
-          headers,
-          body: job.body,
-          redirect: "manual",
-          signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), signal]),
-          client: target.address ? clientFor(target.address, target.url) : undefined,
-        });
+        // A checked name is connected to the address that passed the check; everything else
+        // (IP literals, and any target when private targets are allowed) goes through fetch.
+        const res = target.address
+          ? await sendPinned(target.url, target.address, {
+            headers,
+            body: job.body,
+            signal: attemptSignal,
+          })
+          : await app.fetch(target.url, {
+            method: "POST",
+            headers,
+            body: job.body,
+            redirect: "manual",
+            signal: attemptSignal,
+          });
         await res.body?.cancel().catch(() => {});
         return settle(classifyResponse(res, app.clock()));
       } catch (err) {
@@ -492,6 +473,8 @@ export function createWebhookWorker(options: WebhookWorkerOptions = {}) {
         try {
           if (heartbeat === undefined) {
             await beat();
+            // Rows of workers that were killed (nothing else removes them).
+            await db.sql`delete from webhook_workers where seen_at < now() - interval '1 day'`;
             keepBeating();
           }
           if (results.length || released.length) await flush();
@@ -518,7 +501,10 @@ export function createWebhookWorker(options: WebhookWorkerOptions = {}) {
             pollCostMs = performance.now() - pollStarted;
           }
           const busy = moreEvents || (moreDue && inFlight.size < concurrency);
-          if (!busy) await nap(results.length ? FLUSH_DELAY_MS : Math.max(pollMs, pollCostMs));
+          // While attempts are in flight the loop turns every FLUSH_DELAY_MS to write their
+          // results and refill their slots; a turn with nothing to do costs no query.
+          const active = results.length > 0 || inFlight.size > 0;
+          if (!busy) await nap(active ? FLUSH_DELAY_MS : Math.max(pollMs, pollCostMs));
         } catch (err) {
           app.log({ level: "error", worker: "webhooks", error: String(err) });
           await nap(1000);
@@ -527,8 +513,6 @@ export function createWebhookWorker(options: WebhookWorkerOptions = {}) {
     } finally {
       clearTimeout(heartbeat);
       await Promise.allSettled([...inFlight]);
-      for (const client of [...pinned.values(), ...retiring]) client.close();
-      retiring.clear();
       try {
         while (results.length || released.length) await flush();
         await db.sql`update webhook_deliveries set claimed_by = null, claimed_at = null

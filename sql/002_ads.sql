@@ -20,9 +20,12 @@
 --   from a few thousand rows and only the partial first and last day from raw rows.
 --   Keeping the brand set (not one row per brand) keeps an occurrence with two brands
 --   counted once in totals and once per granted brand.
--- * ads_account_daily / ads_account_brand_daily (account_id, day, ...): the same figures
---   already restricted to one account's grant, so a summary without filters reads one row
---   per station and day (and per brand and day) instead of every brand set.
+-- * ads_account_daily (account_id, day, station_id): the same figures already restricted to
+--   one account's grant, so a summary without filters reads one row per station and day
+--   instead of every brand set.
+-- * ads_account_brand_totals (account_id, day, brand_id): running totals per granted brand,
+--   so by_brand over any whole days is two index lookups per brand (last day minus the day
+--   before the first), not one row per brand and day.
 -- * ads_captures (station_id, started_at): coverage reads one station's captures in a
 --   period; the lower bound uses the longest capture of approved snapshots
 --   (ads_snapshots.max_capture_seconds) so the scan never starts at the beginning of time.
@@ -121,7 +124,9 @@ create table ads_account_daily (
   primary key (account_id, day, station_id)
 );
 
-create table ads_account_brand_daily (
+-- Running totals: the figures of a brand from the grant's first whole day through `day`.
+-- Dense from the brand's first occurrence, so every day has its row.
+create table ads_account_brand_totals (
   account_id text not null references ads_accounts (id) on delete cascade,
   day date not null,
   brand_id text not null,

@@ -4,7 +4,7 @@
 
 import assert from "node:assert/strict";
 import { DEMO_EMAIL, DEMO_PASSWORD, DEMO_SLUG } from "../lib/demo.ts";
-import { test } from "./_server.ts";
+import { freshDatabase, test } from "./_server.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 
@@ -22,11 +22,15 @@ async function taskArgs(task: string, dataDir: string): Promise<string[]> {
   );
 }
 
-async function runDemo(dataDir: string, port: number) {
+async function runDemo(dataDir: string, port: number, databaseUrl: string | null) {
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", "--no-prompt", ...(await taskArgs("demo", dataDir))],
     cwd: ROOT,
-    env: { DATA_DIR: dataDir, PORT: String(port) },
+    env: {
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    },
     clearEnv: true,
     stdout: "piped",
     stderr: "piped",
@@ -57,18 +61,21 @@ test("demo: the demo and compile tasks may read the same variables as the start 
 });
 
 test("demo: loads once, is safe to re-run, and the printed key and login work", async () => {
+  // The configured database: a fresh PostgreSQL one when DATABASE_URL is set, else embedded.
+  const database = await freshDatabase();
   const dataDir = await Deno.makeTempDir({ prefix: "onda_demo_" });
   const port = freePort();
   const base = `http://localhost:${port}`;
   try {
-    const first = await runDemo(dataDir, port);
+    const first = await runDemo(dataDir, port, database.url);
     assert.match(first.stdout, /Demo data loaded into/);
+    assert.match(first.stdout, database.url ? /PostgreSQL/ : /embedded database/);
     assert.match(first.key, /^onda_ads_[A-Za-z0-9_-]{40,}$/);
     assert.ok(first.stdout.includes(`${base}/try/${DEMO_SLUG}`), "prints the sample page URL");
     assert.ok(first.stdout.includes(`${DEMO_EMAIL} / ${DEMO_PASSWORD}`), "prints the login");
     assert.doesNotMatch(first.stderr, new RegExp(first.key), "the key is printed once");
 
-    const second = await runDemo(dataDir, port);
+    const second = await runDemo(dataDir, port, database.url);
     assert.match(second.stdout, /already present/);
     assert.match(second.key, /^onda_ads_/);
     assert.notEqual(second.key, first.key, "a fresh key on every run");
@@ -76,7 +83,13 @@ test("demo: loads once, is safe to re-run, and the printed key and login work", 
     const child = new Deno.Command(Deno.execPath(), {
       args: ["run", "--no-prompt", ...(await taskArgs("start", dataDir))],
       cwd: ROOT,
-      env: { DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1", WEBHOOK_WORKER: "0" },
+      env: {
+        DATA_DIR: dataDir,
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        WEBHOOK_WORKER: "0",
+        ...(database.url ? { DATABASE_URL: database.url } : {}),
+      },
       clearEnv: true,
       stdout: "null",
       stderr: "null",
@@ -148,5 +161,6 @@ test("demo: loads once, is safe to re-run, and the printed key and login work", 
     }
   } finally {
     await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+    await database.drop();
   }
 });

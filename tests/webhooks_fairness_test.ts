@@ -1,6 +1,7 @@
-// Fairness between receivers: a receiver that hangs until the attempt timeout holds at most
-// its share of the worker's slots, so other webhooks' events are still delivered promptly.
-// A small worker (4 slots, 2 per webhook) makes the rule visible with a handful of events.
+// Worker behaviour around slow receivers. Fairness: a receiver that hangs until the attempt
+// timeout holds at most its share of the worker's slots, so other webhooks' events are still
+// delivered promptly (a small worker, 4 slots and 2 per webhook, makes this visible with a
+// handful of events). Stopping: in-flight claims are released at once.
 
 import assert from "node:assert/strict";
 import { startTestService, test } from "./_server.ts";
@@ -16,7 +17,7 @@ test("fairness: a hanging receiver does not hold up another webhook's deliveries
   );
   const healthy = startReceiver();
   const stop = new AbortController();
-  const worker = createWebhookWorker({ timeoutMs: 3000, concurrency: 4, perWebhook: 2 })(
+  const worker = createWebhookWorker({ timeoutMs: 6000, concurrency: 4, perWebhook: 2 })(
     service.app,
     stop.signal,
   );
@@ -33,9 +34,9 @@ test("fairness: a hanging receiver does not hold up another webhook's deliveries
       insert into outbox_events (workspace_id, type, data)
       values (${fine.user.workspaceId}, 'session.started', '{"sequence":1}'::jsonb)`;
     const started = performance.now();
-    // Without a per-webhook share all four slots would hang for the 3 s timeout.
-    await healthy.waitFor((r) => r.length === 1, 2500);
-    assert.ok(performance.now() - started < 2500);
+    // Without a per-webhook share all four slots would hang for the 6 s timeout.
+    await healthy.waitFor((r) => r.length === 1, 4000);
+    assert.ok(performance.now() - started < 4000);
     assert.equal(hanging.received.length, 2, "the hanging receiver got more than its share");
   } finally {
     stop.abort();
@@ -43,6 +44,41 @@ test("fairness: a hanging receiver does not hold up another webhook's deliveries
     for (const release of held) release();
     await hanging.close();
     await healthy.close();
+  }
+});
+
+test("worker: stopping releases its in-flight claims at once, without recording an attempt", async () => {
+  const held: (() => void)[] = [];
+  const receiver = startReceiver((_, n) =>
+    n === 1
+      ? new Promise<Response>((resolve) => held.push(() => resolve(new Response(null))))
+      : new Response(null, { status: 204 })
+  );
+  try {
+    const hooked = await hookedWorkspace(service, receiver.url, ["session.started"]);
+    await service.db.sql`
+      insert into outbox_events (workspace_id, type, data)
+      values (${hooked.user.workspaceId}, 'session.started', '{"sequence":1}'::jsonb)`;
+    const first = new AbortController();
+    const stopping = createWebhookWorker()(service.app, first.signal);
+    await receiver.waitFor((r) => r.length === 1);
+    first.abort();
+    await stopping;
+    const [row] = await service.db.sql<{ claimed_by: string | null; attempts: number }>`
+      select claimed_by, attempts from webhook_deliveries
+      where workspace_id = ${hooked.user.workspaceId}`;
+    assert.deepEqual(row, { claimed_by: null, attempts: 0 });
+    // Another worker takes it over at once, not after the 5 s heartbeat staleness.
+    const second = new AbortController();
+    const next = createWebhookWorker()(service.app, second.signal);
+    const started = performance.now();
+    await receiver.waitFor((r) => r.length === 2, 3000);
+    assert.ok(performance.now() - started < 3000);
+    second.abort();
+    await next;
+  } finally {
+    for (const release of held) release();
+    await receiver.close();
   }
 });
 

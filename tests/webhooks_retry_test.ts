@@ -49,8 +49,8 @@ test("retry: 500s are retried on schedule with the same event id and body; the l
     assert.equal(receiver.received.length, 3);
     // Schedule 0.2 s then 0.4 s, ±10 % jitter, plus at most a poll interval and overhead.
     const [first, second] = gaps(receiver.received.map((r) => r.at));
-    assert.ok(first >= 0.18 && first < 0.6, `first retry after ${first} s`);
-    assert.ok(second >= 0.36 && second < 0.8, `second retry after ${second} s`);
+    assert.ok(first >= 0.18 && first < 1.5, `first retry after ${first} s`);
+    assert.ok(second >= 0.36 && second < 2, `second retry after ${second} s`);
     for (const header of ["webhook-id", "x-service-delivery"]) {
       assert.equal(new Set(receiver.received.map((r) => r.headers.get(header))).size, 1, header);
     }

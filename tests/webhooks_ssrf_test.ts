@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { body, startTestService, test } from "./_server.ts";
 import { registerUser } from "./_forms.ts";
 import { startReceiver } from "./_webhooks.ts";
-import { checkTarget, isPublicAddress, type Resolver } from "../lib/ssrf.ts";
+import { checkTarget, isPublicAddress, postPinned, type Resolver } from "../lib/ssrf.ts";
 import { createWebhookWorker } from "../lib/webhook_worker.ts";
 
 const NOT_PUBLIC = [
@@ -179,16 +179,13 @@ test("ssrf: each delivery attempt re-checks the target and its name's current re
   }
 });
 
-test("ssrf: a checked name is connected to the address that passed the check", async () => {
-  // The injected fetch stands in for the network: the request must carry a client pinned to
-  // the checked address (the URL keeps the name for SNI and Host).
-  const seen: { url: string; pinned: boolean }[] = [];
+test("ssrf: the worker sends a checked name's delivery to the address that passed the check", async () => {
+  // Public addresses are unreachable here: the pinned sender is observed instead, and the
+  // ordinary fetch (which would resolve the name again) must not be used.
+  const seen: { url: string; address: string }[] = [];
   const app = {
     ...service.app,
-    fetch: ((input: URL, init: RequestInit & { client?: Deno.HttpClient }) => {
-      seen.push({ url: String(input), pinned: init.client !== undefined });
-      return Promise.resolve(new Response(null, { status: 204 }));
-    }) as typeof fetch,
+    fetch: (() => Promise.reject(new Error("fetch must not be used"))) as typeof fetch,
   };
   const user = await registerUser(service);
   await service.db.sql`
@@ -201,19 +198,124 @@ test("ssrf: a checked name is connected to the address that passed the check", a
   const stop = new AbortController();
   const worker = createWebhookWorker({
     resolve: fakeDns({ "hooks.example": { A: ["93.184.216.34"] } }),
+    sendPinned: (url, address) => {
+      seen.push({ url: url.href, address });
+      return Promise.resolve(new Response(null, { status: 204 }));
+    },
   })(app, stop.signal);
   try {
     const deadline = performance.now() + 5000;
-    while (!seen.length && performance.now() < deadline) {
+    let status = "";
+    while (status !== "succeeded" && performance.now() < deadline) {
       await new Promise((r) => setTimeout(r, 20));
+      const rows = await service.db.sql<{ status: string }>`
+        select status from webhook_deliveries where workspace_id = ${user.workspaceId}`;
+      status = rows[0]?.status ?? "";
     }
-    assert.deepEqual(seen, [{ url: "https://hooks.example/in", pinned: true }]);
+    assert.equal(status, "succeeded");
+    assert.deepEqual(seen, [{ url: "https://hooks.example/in", address: "93.184.216.34" }]);
   } finally {
     stop.abort();
     await worker;
   }
 });
 
+test("ssrf: postPinned connects to the given address and verifies the certificate for the URL's name", async () => {
+  let seen: { host: string | null; path: string; body: string; test: string | null } | null = null;
+  const server = Deno.serve(
+    { port: 0, hostname: "127.0.0.1", cert: TEST_LEAF, key: TEST_LEAF_KEY, onListen() {} },
+    async (req) => {
+      const url = new URL(req.url);
+      seen = {
+        host: req.headers.get("host"),
+        path: url.pathname + url.search,
+        body: await req.text(),
+        test: req.headers.get("x-test"),
+      };
+      return new Response("busy", { status: 429, headers: { "retry-after": "7" } });
+    },
+  );
+  const port = server.addr.port;
+  const send = (name: string, signal = AbortSignal.timeout(5000)) =>
+    postPinned(new URL(`https://${name}:${port}/in?x=1`), "127.0.0.1", {
+      headers: new Headers({ "content-type": "application/json", "x-test": "yes" }),
+      body: '{"a":1}',
+      signal,
+      caCerts: [TEST_CA],
+    });
+  try {
+    // "pinned.test" does not resolve anywhere: only the given address can have been used.
+    const res = await send("pinned.test");
+    assert.equal(res.status, 429);
+    assert.equal(res.headers.get("retry-after"), "7");
+    assert.deepEqual(seen, {
+      host: `pinned.test:${port}`,
+      path: "/in?x=1",
+      body: '{"a":1}',
+      test: "yes",
+    });
+    // The certificate must be valid for the URL's name, not merely for someone.
+    await assert.rejects(send("other.test"), /certificate/);
+  } finally {
+    await server.shutdown();
+  }
+  // A peer that accepts and never answers: the attempt's signal ends it.
+  const silent = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const held: Deno.Conn[] = [];
+  (async () => {
+    for await (const conn of silent) held.push(conn);
+  })();
+  try {
+    const url = new URL(`https://pinned.test:${(silent.addr as Deno.NetAddr).port}/`);
+    await assert.rejects(
+      postPinned(url, "127.0.0.1", {
+        headers: new Headers(),
+        body: "{}",
+        signal: AbortSignal.timeout(200),
+        caCerts: [TEST_CA],
+      }),
+      (err: unknown) => err instanceof DOMException && err.name === "TimeoutError",
+    );
+  } finally {
+    silent.close();
+    for (const conn of held) conn.close();
+  }
+});
+
 test("ssrf: close", async () => {
   await service.close();
 });
+
+// A throwaway certificate authority and a leaf for "pinned.test" (valid until 2126), made for
+// this test with openssl; the key protects nothing.
+const TEST_CA = `-----BEGIN CERTIFICATE-----
+MIIBhDCCASugAwIBAgIUXflt+NKPOH+ZYjwkoIc1WrARPs8wCgYIKoZIzj0EAwIw
+FzEVMBMGA1UEAwwMT25kYSB0ZXN0IENBMCAXDTI2MTEyMjE0MzkwN1oYDzIxMjYx
+MDI5MTQzOTA3WjAXMRUwEwYDVQQDDAxPbmRhIHRlc3QgQ0EwWTATBgcqhkjOPQIB
+BggqhkjOPQMBBwNCAASwqpKGbm+XqAaIU/+vpBaPeOq3o8JrarwhNH8KDun5InpM
+D6hIU4hMLOyIh0tIEYYmDikx/yJDiDJSPLY+FxPzo1MwUTAdBgNVHQ4EFgQUu8Si
+6H66Wm8jwi5fLgxwQid/cgkwHwYDVR0jBBgwFoAUu8Si6H66Wm8jwi5fLgxwQid/
+cgkwDwYDVR0TAQH/BAUwAwEB/zAKBggqhkjOPQQDAgNHADBEAiBb10t54I9UYPBK
++Ys5xvL5MvXZTFCS3zdxX7UvCLx2mQIgBR+HXMC4QP0ZpG6EjcXc4U6VT4/f+SMr
+latjShQfU44=
+-----END CERTIFICATE-----
+`;
+const TEST_LEAF = `-----BEGIN CERTIFICATE-----
+MIIBuTCCAWCgAwIBAgIUdFRlydMSB7falIiCp4+yVQlXH2AwCgYIKoZIzj0EAwIw
+FzEVMBMGA1UEAwwMT25kYSB0ZXN0IENBMCAXDTI2MTEyMjE0MzkwN1oYDzIxMjYx
+MDI5MTQzOTA3WjAWMRQwEgYDVQQDDAtwaW5uZWQudGVzdDBZMBMGByqGSM49AgEG
+CCqGSM49AwEHA0IABAjvMNOIxxXrdSb7oGyAcIoyB8L5MVKabzX10vT5zJxa5NWK
+M0G5zgCSC2wYRA+VxlqLn4PtPuYXkayVWhihM1CjgYgwgYUwFgYDVR0RBA8wDYIL
+cGlubmVkLnRlc3QwCQYDVR0TBAIwADALBgNVHQ8EBAMCB4AwEwYDVR0lBAwwCgYI
+KwYBBQUHAwEwHQYDVR0OBBYEFIG37gI856o9mowERfM8+kZlnUJnMB8GA1UdIwQY
+MBaAFLvEouh+ulpvI8IuXy4McEInf3IJMAoGCCqGSM49BAMCA0cAMEQCIAMKeCx0
+Fcc4w96LaTEVvmhtL5KXMEkKo3JMZKcSSQM5AiAdOQBarPP9BtCEkT4vya0mjauQ
+dH17ic9iZVDt9NrFnA==
+-----END CERTIFICATE-----
+`;
+const TEST_LEAF_KEY = `-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgVFGr02bIWLqEVAY0
+UdljH8J42RttlNwGKtcsULBcZYKhRANCAAQI7zDTiMcV63Um+6BsgHCKMgfC+TFS
+mm819dL0+cycWuTVijNBuc4AkgtsGEQPlcZai5+D7T7mF5GslVoYoTNQ
+-----END PRIVATE KEY-----
+`;

@@ -181,6 +181,27 @@ test("webhooks: create accepts Idempotency-Key (one webhook, replayed answer)", 
   assert.equal(row.n, 1);
 });
 
+test("webhooks: a workspace has at most 20 webhooks (422), nothing more is stored", async () => {
+  const user = await registerUser(service);
+  const create = () =>
+    service.fetch("/api/v1/webhooks", {
+      method: "POST",
+      headers: user.headers(),
+      body: JSON.stringify({ url: receiver.url }),
+    });
+  for (let i = 0; i < 20; i++) {
+    const res = await create();
+    assert.equal(res.status, 201);
+    await res.body?.cancel();
+  }
+  const over = await create();
+  assert.equal(over.status, 422);
+  assert.equal((await body<{ error: { code: string } }>(over)).error.code, "UNPROCESSABLE");
+  const [row] = await service.db.sql<{ n: number }>`
+    select count(*)::int as n from webhooks where workspace_id = ${user.workspaceId}`;
+  assert.equal(row.n, 20);
+});
+
 test("webhooks: only admins and owners manage webhooks (viewer and editor get 403)", async () => {
   const hooked = await hookedWorkspace(service, receiver.url);
   for (const role of ["viewer", "editor"]) {
