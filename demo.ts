@@ -15,12 +15,6 @@ try {
   Deno.exit(1);
 }
 
-// The import spills to temporary files; keep them inside DATA_DIR so the task needs no
-// write access anywhere else.
-const tmp = `${config.dataDir}/tmp`;
-await Deno.mkdir(tmp, { recursive: true });
-Deno.env.set("TMPDIR", await Deno.realPath(tmp));
-
 let db;
 try {
   db = await openDatabase(config);
@@ -50,6 +44,4 @@ try {
 } catch (err) {
   console.error(`demo failed: ${err instanceof Error ? err.message : String(err)}`);
   Deno.exit(1);
-} finally {
-  await Deno.remove(tmp, { recursive: true }).catch(() => {});
 }

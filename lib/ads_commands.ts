@@ -1,6 +1,6 @@
 // Admin commands of the ads API (contract.md §4): accounts, grants, keys, import, approval.
 
-import { approveSnapshot, ImportError, importSnapshot } from "./ads_import.ts";
+import { approveSnapshot, importSnapshot } from "./ads_import.ts";
 import { refreshAccountFigures } from "./ads_scope.ts";
 import { generateKey, type Permission, PERMISSIONS } from "./apikey.ts";
 import { type Args, type Command, flag, isoFlag, onlyFlags, UsageError } from "./cli.ts";
@@ -35,7 +35,7 @@ function idList(args: Args, name: string): string[] {
 
 /** Runtime failures (as opposed to wrong invocations): admin.ts prints them and exits 1. */
 function refuse(message: string): never {
-  throw new ImportError(message);
+  throw new Error(message);
 }
 
 export const adsCommands: Command[] = [
@@ -182,6 +182,7 @@ export const adsCommands: Command[] = [
       try {
         const result = await importSnapshot(ctx.db, file.readable, {
           approve: args.flags.approve === true,
+          spillDir: `${ctx.config.dataDir}/tmp`,
           progress: ctx.err,
           reread: async () => (await Deno.open(path, { read: true })).readable,
         });

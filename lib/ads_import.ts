@@ -9,6 +9,8 @@ export class ImportError extends Error {}
 
 export interface ImportOptions {
   approve: boolean;
+  /** Where the spill files go: inside DATA_DIR, the one place the admin task may write. */
+  spillDir: string;
   /** Progress lines (rows, rows/s), about once a second. */
   progress(line: string): void;
   /** Reads the input again from the start: used only to name the line of a repeated id. */
@@ -76,8 +78,9 @@ function copyText(value: string): string {
 }
 
 /** COPY lines kept on disk until their table's turn, so memory stays bounded. */
-async function spill() {
-  const path = await Deno.makeTempFile({ prefix: "onda_import_" });
+async function spill(dir: string) {
+  await Deno.mkdir(dir, { recursive: true });
+  const path = await Deno.makeTempFile({ dir, prefix: "onda_import_" });
   const file = await Deno.open(path, { write: true, truncate: true });
   const encoder = new TextEncoder();
   let buffer: string[] = [];
@@ -185,9 +188,9 @@ export async function importSnapshot(
   const exportedAt = timeField(first.value.n, head, "exported_at");
   const snapshotId = (head.id as string | undefined) ?? crypto.randomUUID();
 
-  const stationSpill = await spill();
-  const brandSpill = await spill();
-  const captureSpill = await spill();
+  const stationSpill = await spill(options.spillDir);
+  const brandSpill = await spill(options.spillDir);
+  const captureSpill = await spill(options.spillDir);
   let failure: ImportError | null = null;
   try {
     return await db.beginBulk(async (tx, copyIn) => {

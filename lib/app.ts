@@ -1,7 +1,7 @@
 // The request pipeline: versioning and deprecated aliases, maintenance, routing, auth,
 // validation, the handler, and the single place where errors become the envelope.
 
-import { ApiError, errorBody, toApiError } from "./errors.ts";
+import { ApiError, DatabaseUnavailable, errorBody, toApiError } from "./errors.ts";
 import { readJsonBody } from "./body.ts";
 import { describeError } from "./log.ts";
 import { cachedMaintenance } from "./maintenance.ts";
@@ -69,7 +69,12 @@ export function createHandler(app: AppContext): Handler {
         extra.set("Sunset", SUNSET_HTTP);
       }
       if (path.startsWith("/api/")) {
-        const window = await maintenance();
+        // An unreachable database must not turn every request into a 500 here: the route's
+        // own query then answers as its API prescribes (503 UNAVAILABLE on the ads API).
+        const window = await maintenance().catch((err) => {
+          if (err instanceof DatabaseUnavailable) return null;
+          throw err;
+        });
         if (window) {
           const seconds = window.until
             ? Math.max(1, Math.ceil((window.until.getTime() - app.clock().getTime()) / 1000))
