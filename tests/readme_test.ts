@@ -9,7 +9,7 @@ const denoJson = JSON.parse(await Deno.readTextFile(new URL("../deno.json", impo
 
 test("config: every variable is documented in the README table", () => {
   for (const [name] of CONFIG_VARIABLES) {
-    assert.match(readme, new RegExp(`^\\| \`${name}\` \\|`, "m"), `${name} missing from README`);
+    assert.match(readme, new RegExp(`^\\| \`${name}\` +\\|`, "m"), `${name} missing from README`);
   }
 });
 
