@@ -1,7 +1,7 @@
 // `deno task admin <command>`: administration against the configured database.
 
 import { type Command, type CommandContext, parseArgs, UsageError } from "./lib/cli.ts";
-import { ConfigError, loadConfig, readEnv } from "./lib/config.ts";
+import { configOrExit } from "./lib/config.ts";
 import { openDatabase } from "./lib/server.ts";
 import { commands as maintenance } from "./lib/maintenance_commands.ts";
 import { commands as billing } from "./lib/billing_commands.ts";
@@ -46,14 +46,7 @@ export async function runAdmin(argv: string[], ctx: CommandContext): Promise<num
 }
 
 if (import.meta.main) {
-  let config;
-  try {
-    config = loadConfig(readEnv());
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    console.error(`configuration error: ${err.message}`);
-    Deno.exit(1);
-  }
+  const config = configOrExit();
   if (!findCommand(Deno.args)) {
     console.error(
       `usage: deno task admin <command>\n${commands.map((c) => "  " + c.usage).join("\n")}`,

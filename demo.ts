@@ -2,18 +2,11 @@
 // default) and prints a working ads API key, the forms login and a page to try the embed.
 // Run it before `deno task start`, not during: the embedded database is one process's.
 
-import { ConfigError, loadConfig, readEnv } from "./lib/config.ts";
+import { configOrExit } from "./lib/config.ts";
 import { loadDemo } from "./lib/demo.ts";
 import { openDatabase } from "./lib/server.ts";
 
-let config;
-try {
-  config = loadConfig(readEnv());
-} catch (err) {
-  if (!(err instanceof ConfigError)) throw err;
-  console.error(`configuration error: ${err.message}`);
-  Deno.exit(1);
-}
+const config = configOrExit();
 
 let db;
 try {

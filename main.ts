@@ -1,17 +1,10 @@
 // Entry point: read config once, open the database, migrate, start workers, serve;
 // on SIGINT/SIGTERM finish in-flight requests and close everything.
 
-import { ConfigError, loadConfig, readEnv } from "./lib/config.ts";
+import { configOrExit } from "./lib/config.ts";
 import { startService } from "./lib/server.ts";
 
-let config;
-try {
-  config = loadConfig(readEnv());
-} catch (err) {
-  if (!(err instanceof ConfigError)) throw err;
-  console.error(`configuration error: ${err.message}`);
-  Deno.exit(1);
-}
+const config = configOrExit();
 
 let service;
 try {

@@ -136,3 +136,14 @@ export function readEnv(): Env {
   for (const [name] of CONFIG_VARIABLES) env[name] = Deno.env.get(name);
   return env;
 }
+
+/** For entry points (main, admin, demo): the config, or one line naming the bad variable and exit 1. */
+export function configOrExit(): Config {
+  try {
+    return loadConfig(readEnv());
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    console.error(`configuration error: ${err.message}`);
+    Deno.exit(1);
+  }
+}

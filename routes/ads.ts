@@ -96,9 +96,11 @@ export const routes = [
         app.db.sql<OccurrenceRow>`
           select o.id, o.station_id, s.name as station_name, o.ad_started_at, o.ad_ended_at,
                  o.duration_ms, o.duration_precision, o.review_state,
-                 (select json_agg((select json_build_object('id', b.id, 'name', b.name)
-                                     from ads_brands b where b.id = x.id) order by x.id)
-                    from unnest(o.brand_ids) as x(id)) as brands
+                 (select coalesce(json_agg(json_build_object('id', b.id, 'name', b.name)
+                                           order by b.id), '[]')
+                    from unnest(o.brand_ids) as x(id)
+                    join ads_brands b on b.id = x.id
+                   where x.id in (select unnest(${scope.shownBrands}::text[]))) as brands
             from ads_occurrences o
             join ads_stations s on s.id = o.station_id
            where ${visibleOccurrences(scope, since, until)}
@@ -107,7 +109,6 @@ export const routes = [
         countVisible(app.db.sql, scope),
         newestOccurrenceSnapshot(app.db.sql, principal),
       ]);
-      const shown = new Set(scope.shownBrands);
       meta.total = total;
       meta.has_more = query.offset + rows.length < total;
       meta.snapshot_exported_at = exportedAt;
@@ -121,8 +122,8 @@ export const routes = [
           duration_seconds: row.duration_ms / 1000,
           duration_precision: row.duration_precision,
           review_state: row.review_state,
-          // Only the granted brands are shown; the row holds every brand of the occurrence.
-          brands: row.brands.filter((b) => shown.has(b.id)),
+          // Only the granted brands, selected in the query above.
+          brands: row.brands,
         })),
         meta,
       });
