@@ -122,85 +122,65 @@ async function runRaw(url: string, questionnaire: Questionnaire, options: Option
   const latencies: number[] = [];
   const deadline = performance.now() + options.seconds * 1000;
   const route = (path: string) => `POST ${path}`;
-  const idem = async (path: string, run: () => Promise<string>) => {
-    const key = crypto.randomUUID();
-    await sql`with fast as (select set_config('synchronous_commit', 'off', true))
-              insert into idempotency_keys (principal, route, key, request_hash, created_at)
-              select 'public', ${route(path)}, ${key}, 'h', now() from fast
-              on conflict do nothing returning 1`;
-    const text = await run();
-    await sql`with fast as (select set_config('synchronous_commit', 'off', true))
-              update idempotency_keys set status = 201, headers = '[]'::jsonb, body = ${text}
-              from fast where principal = 'public' and route = ${route(path)} and key = ${key}`;
+  // The Idempotency-Key record, as lib/idempotency.ts builds it for the public routes.
+  const keyRecord = (path: string, payload: unknown) => {
+    const now = new Date();
+    return sql.json({
+      principal: "public",
+      route: route(path),
+      key: crypto.randomUUID(),
+      request_hash: "h",
+      created_at: now.toISOString(),
+      status: 201,
+      headers: [["content-type", "application/json; charset=utf-8"]],
+      body: JSON.stringify(payload),
+      expired_before: new Date(now.getTime() - 24 * 3600 * 1000).toISOString(),
+      abandoned_before: new Date(now.getTime() - 60 * 1000).toISOString(),
+    });
   };
   const visitor = async () => {
     while (performance.now() < deadline) {
       const id = Math.floor(Math.random() * 2 ** 52) + 1;
-      await idem(`/api/v1/public/q/${questionnaire.slug}/sessions`, async () => {
-        await sql`select id, workspace_id, slug, question_count from questionnaires
-                  where slug = ${questionnaire.slug} and state = 'published'`;
-        await sql.begin((tx) =>
-          Promise.all([
-            tx`insert into sessions (id, questionnaire_id, workspace_id, name, email,
-                 loaded_at, started_at, total)
-               values (${id}, ${questionnaire.id}, ${questionnaire.workspaceId}, 'Bench',
-                 'bench@example.com', now(), now(), ${QUESTIONS})`,
-            tx`insert into outbox_events (workspace_id, type, data)
-               values (${questionnaire.workspaceId}, 'session.started', ${
-              sql.json({ session_id: id, sequence: 1 })
-            }) returning id`,
-          ])
-        );
-        return JSON.stringify({ sessionId: id });
+      // As routes/public.ts: one statement (onda_start_session) with the key's record.
+      const started = keyRecord(`/api/v1/public/q/${questionnaire.slug}/sessions`, {
+        sessionId: id,
       });
+      await sql`select onda_start_session(
+                  ${id}::bigint, ${questionnaire.slug}::text, 'Bench'::text,
+                  'bench@example.com'::text, now(), now(), ${started}::jsonb
+                ) as started`;
       for (const [i, questionId] of questionnaire.questionIds.entries()) {
         if (performance.now() >= deadline) break;
         const t = performance.now();
         const last = i === questionnaire.questionIds.length - 1;
-        await idem(`/api/v1/public/q/${questionnaire.slug}/sessions/${id}/answers`, async () => {
-          await sql.begin(async (tx) => {
-            await tx`select s.workspace_id, s.answered, s.total, s.last_sequence, w.plan,
-                       qu.id, qu.type, qu.required, qu.options, qu.position,
-                       exists (select 1 from answers a where a.session_id = s.id
-                               and a.question_id = ${questionId}) as already,
-                       case when s.answered + 1 >= s.total then (
-                         select coalesce(jsonb_agg(jsonb_build_object('question_id',
-                           a.question_id, 'answer', a.answer, 'position', p.position)), '[]')
-                         from answers a join questions p on p.id = a.question_id
-                         where a.session_id = s.id) end as prior
-                     from sessions s join questionnaires q on q.id = s.questionnaire_id
-                     join workspaces w on w.id = s.workspace_id
-                     left join questions qu on qu.id = ${questionId}
-                       and qu.questionnaire_id = s.questionnaire_id
-                     where s.id = ${id} and q.slug = ${questionnaire.slug} and q.state <> 'deleted'
-                     for update of s`;
-            const events = [{ type: "answer.submitted", data: { session_id: id } }];
-            if (last) events.push({ type: "session.completed", data: { session_id: id } });
-            await Promise.all([
-              tx`with stored as (
-                   insert into answers (session_id, question_id, questionnaire_id, answer,
-                     created_at)
-                   values (${id}, ${questionId}, ${questionnaire.id},
-                     'An answer of ordinary length.', now()))
-                 update sessions set answered = ${i + 1}, last_sequence = ${i + 2}
-                 where id = ${id}`,
-              last
-                ? tx`insert into outbox_events (workspace_id, type, data)
-                     select ${questionnaire.workspaceId}, e.value->>'type', e.value->'data'
-                     from jsonb_array_elements(${sql.json(events)}) as e`
-                : tx`insert into outbox_events (workspace_id, type, data)
-                     values (${questionnaire.workspaceId}, 'answer.submitted', ${
-                  sql.json(events[0].data)
-                }) returning id`,
-              tx`insert into plan_usage (workspace_id, month, shard, answers)
-                 values (${questionnaire.workspaceId}, date_trunc('month', now())::date,
-                   ${1 + Math.floor(Math.random() * 64)}, 1)
-                 on conflict (workspace_id, month, shard) do update
-                 set answers = plan_usage.answers + 1`,
-            ]);
-          });
-          return JSON.stringify({ success: true });
-        });
+        const path = `/api/v1/public/q/${questionnaire.slug}/sessions/${id}/answers`;
+        // As routes/public.ts: the session read (no transaction), then every write in one
+        // statement (onda_record_answer) with the Idempotency-Key record.
+        const [s] = await sql`select s.workspace_id, s.answered, s.total, s.last_sequence, w.plan,
+                   qu.id, qu.type, qu.required, qu.options, qu.position,
+                   exists (select 1 from answers a where a.session_id = s.id
+                           and a.question_id = ${questionId}) as already,
+                   case when s.answered + 1 >= s.total then (
+                     select coalesce(jsonb_agg(jsonb_build_object('question_id',
+                       a.question_id, 'answer', a.answer, 'position', p.position)), '[]')
+                     from answers a join questions p on p.id = a.question_id
+                     where a.session_id = s.id) end as prior
+                 from sessions s join questionnaires q on q.id = s.questionnaire_id
+                 join workspaces w on w.id = s.workspace_id
+                 left join questions qu on qu.id = ${questionId}
+                   and qu.questionnaire_id = s.questionnaire_id
+                 where s.id = ${id} and q.slug = ${questionnaire.slug} and q.state <> 'deleted'`;
+        const events = [{ type: "answer.submitted", data: { session_id: id } }];
+        if (last) events.push({ type: "session.completed", data: { session_id: id } });
+        const now = new Date();
+        await sql`select onda_record_answer(
+                    ${id}::bigint, ${s.last_sequence}::integer, ${questionId}::bigint,
+                    ${questionnaire.id}::uuid, ${questionnaire.workspaceId}::uuid,
+                    'An answer of ordinary length.'::text, ${now}::timestamptz,
+                    ${i + 1}::integer, ${last}::boolean, ${sql.json(events)}::jsonb,
+                    ${keyRecord(path, { success: true })}::jsonb, date_trunc('month', now())::date,
+                    ${1 + Math.floor(Math.random() * 64)}::smallint, ${null}::integer
+                  ) as outcome`;
         latencies.push(performance.now() - t);
       }
     }

@@ -10,7 +10,6 @@ import {
   dayString,
   effectivePeriod,
   floorDay,
-  isoUtc,
   type Period,
   periodJson,
   requestedPeriod,
@@ -233,7 +232,8 @@ export async function refreshAccountFigures(tx: Sql, accountId: string): Promise
      where d.station_id = any(${grant.station_ids}::text[])
        and d.day >= ${from}::date and d.day < ${to}::date
        and ${anyBrandIn(frag`d.brand_ids`, grant.brand_ids)}
-     group by d.day, d.station_id`;
+     group by d.day, d.station_id
+     order by d.station_id, d.day`;
   // Running totals per brand, one row for every day from the brand's first occurrence to the
   // grant's last whole day, so that any period's figures are a difference of two rows.
   await tx`
@@ -257,33 +257,34 @@ export async function refreshAccountFigures(tx: Sql, accountId: string): Promise
            sum(coalesce(p.occurrences, 0)) over w, sum(coalesce(p.duration_ms, 0)) over w,
            sum(coalesce(p.human_ms, 0)) over w
       from grid left join per_day p on p.brand_id = grid.brand_id and p.day = grid.day
-    window w as (partition by grid.brand_id order by grid.day)`;
+    window w as (partition by grid.brand_id order by grid.day)
+     order by grid.day, grid.brand_id`;
+  // The newest approved snapshot with a visible occurrence anywhere in the grant. The probe
+  // per snapshot is a LIMIT 1 scalar subquery, so it stops at the first visible row.
+  await tx`
+    update ads_grants g
+       set snapshot_exported_at = (
+         select s.exported_at from ads_snapshots s
+          where s.approved_at is not null
+            and (select true from ads_occurrences o
+                  where o.snapshot_seq = s.seq and o.review_state = 'confirmed'
+                    and o.station_id = any(${grant.station_ids}::text[])
+                    and o.ad_started_at >= ${grant.period_since}::timestamptz
+                    and o.ad_started_at < ${grant.period_until}::timestamptz
+                    and ${anyBrandIn(frag`o.brand_ids`, grant.brand_ids)}
+                  limit 1)
+          order by s.exported_at desc
+          limit 1)
+     where g.account_id = ${accountId}`;
 }
 
 /**
  * exported_at of the newest approved snapshot that contributes occurrences to the account's
  * whole scope (granted stations, brands and period, not the request's filters); null if none.
+ * Read with the key (ads_grants.snapshot_exported_at, kept by refreshAccountFigures).
  */
-export async function newestOccurrenceSnapshot(
-  sql: Sql,
-  principal: AdsPrincipal,
-): Promise<string | null> {
-  if (!principal.period || !principal.stations.length || !principal.brands.length) return null;
-  // The probe per snapshot is a LIMIT 1 scalar subquery, so it is planned to stop at the
-  // first visible row instead of collecting every row of the grant.
-  const [row] = await sql<{ exported_at: Date }>`
-    select s.exported_at from ads_snapshots s
-     where s.approved_at is not null
-       and (select true from ads_occurrences o
-             where o.snapshot_seq = s.seq and o.review_state = 'confirmed'
-               and o.station_id = any(${principal.stations}::text[])
-               and o.ad_started_at >= ${principal.period.since}::timestamptz
-               and o.ad_started_at < ${principal.period.until}::timestamptz
-               and ${anyBrandIn(frag`o.brand_ids`, principal.brands)}
-             limit 1)
-     order by s.exported_at desc
-     limit 1`;
-  return row ? isoUtc(row.exported_at) : null;
+export function newestOccurrenceSnapshot(principal: AdsPrincipal): string | null {
+  return principal.snapshotExportedAt;
 }
 
 /** The meta block shared by /ads, /reports/summary and /coverage. */

@@ -2,7 +2,7 @@
 // AuthRule with its per-key rate limit (contract.md §2 "API keys", "Order of checks").
 
 import { ApiError } from "./errors.ts";
-import type { Period } from "./period.ts";
+import { isoUtc, type Period } from "./period.ts";
 import type { AuthRule, RequestContext } from "./router.ts";
 
 export const PERMISSIONS = ["ads:read", "reports:read", "coverage:read"] as const;
@@ -55,6 +55,8 @@ export interface AdsPrincipal {
   stations: string[];
   brands: string[];
   period: Period | null;
+  /** meta.snapshot_exported_at of every data route (ads_grants.snapshot_exported_at). */
+  snapshotExportedAt: string | null;
 }
 
 interface KeyRow {
@@ -71,6 +73,7 @@ interface KeyRow {
   period_until: Date | null;
   station_ids: string[];
   brand_ids: string[];
+  snapshot_exported_at: Date | null;
 }
 
 function unauthenticated(message: string): ApiError {
@@ -117,7 +120,7 @@ async function authenticate(
   const [row] = await ctx.app.db.sql<KeyRow>`
     select k.id, encode(k.digest, 'hex') as digest, k.prefix, k.label, k.created_at,
            k.permissions, k.revoked_at, a.id as account_id, a.name as account_name,
-           g.period_since, g.period_until,
+           g.period_since, g.period_until, g.snapshot_exported_at,
            array(select x from unnest(g.station_ids) as x
                   where x in (select id from ads_stations) order by x) as station_ids,
            array(select x from unnest(g.brand_ids) as x
@@ -161,5 +164,6 @@ async function authenticate(
     period: row.period_since && row.period_until
       ? { since: row.period_since, until: row.period_until }
       : null,
+    snapshotExportedAt: row.snapshot_exported_at ? isoUtc(row.snapshot_exported_at) : null,
   };
 }

@@ -1,28 +1,40 @@
-// Idempotency-Key for creating POSTs (routes with `idempotent: true`): the first request with a
-// key claims a row in PostgreSQL, runs, and stores its answer; a repeat within 24 h from the
-// same principal on the same route replays that answer without running the handler again.
-// Because the claim is a row with a unique key, every instance of the service agrees.
+// Idempotency-Key for creating POSTs (routes with `idempotent: true`): a repeat within 24 h
+// from the same principal on the same route replays the first answer without running the
+// handler again. The record is a row with a unique key, so every instance of the service agrees.
 //
-// Durability: the claim and the stored answer commit asynchronously (synchronous_commit off
-// for those two statements only), which takes two WAL flushes off every request. The claim is
-// still durable whenever the handler's own (synchronous) transaction is, because WAL is
-// flushed in order. Only a crash within the WAL writer's delay after a request can lose its
-// stored answer: its claim then reads as still running (409) for a minute and is then
-// released, so a retry runs again (an answer retry then gets its 409 "already answered").
+// Durability: a request's side effects and its idempotency record commit together or not at
+// all, so after a crash at any point either both exist (a retry replays) or neither does (a
+// retry runs afresh). A creating handler writes the record with its own writes: in its
+// transaction with `storeInTransaction(tx, req, status, payload)`, or, when its writes are one
+// statement, by passing `pendingRecord(req, status, payload)` to it. Two modes:
+//
+// - Transactional routes (`transactionalIdempotency(route)`: the public session and answer
+//   POSTs): no claim beforehand. The handler runs and inserts the finished record with its
+//   writes; if another request holds the key, that insert aborts them all and the request
+//   answers from the record instead (replay, 409 while unfinished, 422 for another body). A
+//   handler error also answers from the record when there is one (a retried answer fails as
+//   "already answered" before it writes). One commit per request.
+// - Other routes: the first request claims the key (a row with status null, committed
+//   asynchronously: that is safe because the handler's synchronous commit flushes the WAL in
+//   order), runs, and its answer is stored in the handler's transaction when the handler calls
+//   the hook, or right after it otherwise (then a crash in between leaves the claim unfinished:
+//   409 for a minute, then taken over). An unfinished claim reads as running (409).
 //
 // Outcomes that are stored and replayed: every 2xx-4xx answer (a 4xx is the answer to that
-// request; retrying the same request gives the same answer). A 5xx or an unexpected error
-// releases the key, so the client can retry the same operation with the same key.
+// request; retrying the same request gives the same answer; it changed nothing, so it is stored
+// on its own). A 5xx or an unexpected error stores nothing (or releases the claim), so the
+// client can retry with the same key.
 
 import { createHash } from "node:crypto";
+import type { Sql } from "./db.ts";
 import { ApiError, errorBody } from "./errors.ts";
-import type { RequestContext } from "./router.ts";
+import { json, type RequestContext, type Route } from "./router.ts";
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
 /** A claim still unfinished after this long belongs to a crashed instance and may be taken over. */
 const ABANDONED_AFTER_MS = 60 * 1000;
 
-/** About one claim in this many also deletes a batch of expired keys, so the table stays small. */
+/** About one new key in this many also deletes a batch of expired keys, so the table stays small. */
 const PRUNE_CHANCE = 1 / 500;
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
@@ -33,6 +45,42 @@ interface KeyRow {
   status: number | null;
   headers: [string, string][] | null;
   body: string | null;
+}
+
+/** The key of one request, while its handler runs. */
+interface Scope {
+  who: string;
+  route: string;
+  id: string;
+  hash: string;
+  now: Date;
+  transactional: boolean;
+  stored: boolean;
+}
+
+const scopes = new WeakMap<Request, Scope>();
+const transactionalRoutes = new WeakSet<Route>();
+
+/** Thrown inside a handler's transaction when another request holds its key: rolls it back. */
+class KeyTaken extends Error {
+  constructor() {
+    super("Idempotency-Key held by another request");
+  }
+}
+
+/**
+ * Fault injection for tests only: called after the handler (and its transaction) finished and
+ * before the answer leaves; throwing here simulates a crash at that point.
+ */
+export const faults: { afterHandler: (() => void) | null } = { afterHandler: null };
+
+/**
+ * Marks a route whose handler calls `storeInTransaction` in every transaction that writes, so
+ * its keys need no claim beforehand (one commit per request).
+ */
+export function transactionalIdempotency(route: Route): Route {
+  transactionalRoutes.add(route);
+  return route;
 }
 
 // node:crypto's synchronous digest: this runs on every keyed request, and it costs a few
@@ -64,6 +112,140 @@ function replay(row: KeyRow): Response {
   return new Response(row.status === 204 ? null : row.body, { status: row.status!, headers });
 }
 
+function isExpired(row: KeyRow, now: Date): boolean {
+  const age = now.getTime() - row.created_at.getTime();
+  return age >= IDEMPOTENCY_WINDOW_MS || (row.status === null && age >= ABANDONED_AFTER_MS);
+}
+
+/** The answer a request gets from an existing record that is still valid. */
+function answerFrom(row: KeyRow, hash: string): Response {
+  if (row.request_hash !== hash) {
+    throw new ApiError(
+      422,
+      "UNPROCESSABLE",
+      "This Idempotency-Key was used with another request body; use a new key.",
+      "Idempotency-Key",
+    );
+  }
+  if (row.status === null) {
+    throw new ApiError(
+      409,
+      "CONFLICT",
+      "A request with this Idempotency-Key is still running; retry shortly.",
+      "Idempotency-Key",
+    );
+  }
+  return replay(row);
+}
+
+async function lookup(sql: Sql, s: Scope): Promise<KeyRow | undefined> {
+  const [row] = await sql<KeyRow>`
+    select request_hash, created_at, status, headers, body from idempotency_keys
+    where principal = ${s.who} and route = ${s.route} and key = ${s.id}`;
+  return row;
+}
+
+/**
+ * Inserts the finished record of `s`, taking over an expired or abandoned one; false when a
+ * valid record of another request holds the key.
+ */
+function insertFinished(
+  sql: Sql,
+  s: Scope,
+  status: number,
+  headers: [string, string][],
+  text: string | null,
+): Promise<boolean> {
+  const expiredBefore = new Date(s.now.getTime() - IDEMPOTENCY_WINDOW_MS);
+  const abandonedBefore = new Date(s.now.getTime() - ABANDONED_AFTER_MS);
+  return sql`
+    insert into idempotency_keys
+      (principal, route, key, request_hash, created_at, status, headers, body)
+    values (${s.who}, ${s.route}, ${s.id}, ${s.hash}, ${s.now}, ${status},
+            ${JSON.stringify(headers)}::jsonb, ${text})
+    on conflict (principal, route, key) do update
+    set request_hash = excluded.request_hash, created_at = excluded.created_at,
+        status = excluded.status, headers = excluded.headers, body = excluded.body
+    where idempotency_keys.created_at < ${expiredBefore}
+       or (idempotency_keys.status is null and idempotency_keys.created_at < ${abandonedBefore})
+    returning 1 as stored`.then((rows) => rows.length > 0);
+}
+
+/**
+ * Stores the JSON answer `json(payload, status)` of the request `req` inside the handler's
+ * transaction `tx`, so the record commits exactly when the handler's writes do (call it in the
+ * transaction that commits, and answer that same payload). Without an Idempotency-Key (or on
+ * a route that is not idempotent) it does nothing. Its statement is issued at once, so it
+ * pipelines in order with the statements around it.
+ */
+export function storeInTransaction(
+  tx: Sql,
+  req: Request,
+  status: number,
+  payload: unknown,
+): Promise<void> {
+  const s = scopes.get(req);
+  if (!s) return Promise.resolve();
+  const headers = [...json(payload, status).headers] as [string, string][];
+  const text = status === 204 ? null : JSON.stringify(payload);
+  const stored = s.transactional ? insertFinished(tx, s, status, headers, text) : tx`
+      update idempotency_keys
+      set status = ${status}, headers = ${JSON.stringify(headers)}::jsonb, body = ${text}
+      where principal = ${s.who} and route = ${s.route} and key = ${s.id} and status is null
+        and created_at = ${s.now}
+      returning 1 as stored`.then((rows) => rows.length > 0);
+  return stored.then((ok) => {
+    // Another request holds the key (or took over our claim): roll the transaction back.
+    if (!ok) throw new KeyTaken();
+    s.stored = true;
+  });
+}
+
+/**
+ * For a handler whose writes are one statement (no explicit transaction): the record of the
+ * JSON answer `json(payload, status)` as JSON text for that statement to insert (see
+ * onda_record_answer in sql/003_forms.sql), or null without an Idempotency-Key. When the
+ * statement committed, call `recordCommitted(req)`; when it reports the key held by another
+ * request (SQLSTATE OD001, everything rolled back), throw `keyTaken()`.
+ */
+export function pendingRecord(req: Request, status: number, payload: unknown): string | null {
+  const s = scopes.get(req);
+  if (!s) return null;
+  if (!s.transactional) throw new Error("pendingRecord needs transactionalIdempotency(route)");
+  return JSON.stringify({
+    principal: s.who,
+    route: s.route,
+    key: s.id,
+    request_hash: s.hash,
+    created_at: s.now.toISOString(),
+    status,
+    headers: [...json(payload, status).headers],
+    body: status === 204 ? null : JSON.stringify(payload),
+    expired_before: new Date(s.now.getTime() - IDEMPOTENCY_WINDOW_MS).toISOString(),
+    abandoned_before: new Date(s.now.getTime() - ABANDONED_AFTER_MS).toISOString(),
+  });
+}
+
+/** The record given by `pendingRecord` committed with the handler's writes. */
+export function recordCommitted(req: Request) {
+  const s = scopes.get(req);
+  if (s) s.stored = true;
+}
+
+/** The error to throw when the key's record could not be inserted (another request holds it). */
+export function keyTaken(): Error {
+  return new KeyTaken();
+}
+
+function storedError(err: ApiError, ctx: RequestContext) {
+  const text = JSON.stringify(errorBody(err, ctx.traceId));
+  const headers: [string, string][] = [
+    ["content-type", "application/json; charset=utf-8"],
+    ...Object.entries(err.headers),
+  ];
+  return { text, headers };
+}
+
 /**
  * Runs `run` at most once per (principal, route, Idempotency-Key) within 24 h. Without the
  * header it simply runs. The body is compared by a digest of its parsed form.
@@ -85,55 +267,97 @@ export async function withIdempotency(
       "Idempotency-Key",
     );
   }
-  const { app } = ctx;
-  const who = principalKey(principal);
-  const route = routeKey(ctx, rawParams);
-  const id = key.toLowerCase();
-  const hash = sha256Hex(JSON.stringify(body ?? null));
+  const scope: Scope = {
+    who: principalKey(principal),
+    route: routeKey(ctx, rawParams),
+    id: key.toLowerCase(),
+    hash: sha256Hex(JSON.stringify(body ?? null)),
+    now: ctx.app.clock(),
+    transactional: transactionalRoutes.has(ctx.route),
+    stored: false,
+  };
+  if (Math.random() < PRUNE_CHANCE) await prune(ctx, scope.now);
+  if (scope.transactional) return await runTransactional(ctx, scope, run);
+  return await runClaimed(ctx, scope, run);
+}
 
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const now = app.clock();
-    const claimed = await app.db.sql`
-      with fast as (select set_config('synchronous_commit', 'off', true))
-      insert into idempotency_keys (principal, route, key, request_hash, created_at)
-      select ${who}, ${route}, ${id}, ${hash}, ${now} from fast
-      on conflict do nothing
-      returning 1 as claimed`;
-    if (claimed.length) {
-      if (Math.random() < PRUNE_CHANCE) await prune(ctx, now);
-      return await runClaimed(ctx, who, route, id, run);
-    }
-
-    const [row] = await app.db.sql<KeyRow>`
-      select request_hash, created_at, status, headers, body from idempotency_keys
-      where principal = ${who} and route = ${route} and key = ${id}`;
-    if (!row) continue; // released meanwhile: claim it again
-    const age = now.getTime() - row.created_at.getTime();
-    if (age >= IDEMPOTENCY_WINDOW_MS || (row.status === null && age >= ABANDONED_AFTER_MS)) {
-      // Expired, or left unfinished by a crashed instance: this request starts afresh.
-      await app.db.sql`
-        delete from idempotency_keys
-        where principal = ${who} and route = ${route} and key = ${id}
-          and created_at = ${row.created_at}`;
-      continue;
-    }
-    if (row.request_hash !== hash) {
-      throw new ApiError(
-        422,
-        "UNPROCESSABLE",
-        "This Idempotency-Key was used with another request body; use a new key.",
-        "Idempotency-Key",
-      );
-    }
-    if (row.status === null) {
+/** Transactional routes: run first; the handler's transaction writes the record. */
+async function runTransactional(
+  ctx: RequestContext,
+  s: Scope,
+  run: () => Promise<Response>,
+): Promise<Response> {
+  const sql = ctx.app.db.sql;
+  scopes.set(ctx.req, s);
+  let response: Response;
+  try {
+    response = await run();
+  } catch (err) {
+    const answered = err instanceof KeyTaken || (err instanceof ApiError && err.status < 500);
+    if (!answered) throw err; // 5xx: nothing was stored, the key stays free
+    // A repeat (or a request that lost the race for its key) answers from the record; a
+    // retried answer, for instance, fails as "already answered" before reaching its insert.
+    const row = await lookup(sql, s);
+    if (row && !isExpired(row, s.now)) return answerFrom(row, s.hash);
+    if (err instanceof KeyTaken) {
       throw new ApiError(
         409,
         "CONFLICT",
-        "A request with this Idempotency-Key is still running; retry shortly.",
+        "This Idempotency-Key is contended; retry shortly.",
         "Idempotency-Key",
       );
     }
-    return replay(row);
+    // A 4xx changed nothing: its answer is stored on its own.
+    const { text, headers } = storedError(err as ApiError, ctx);
+    if (!(await insertFinished(sql, s, (err as ApiError).status, headers, text))) {
+      const now = await lookup(sql, s);
+      if (now) return answerFrom(now, s.hash);
+    }
+    throw err;
+  } finally {
+    scopes.delete(ctx.req);
+  }
+  faults.afterHandler?.();
+  if (!s.stored && response.status < 500) {
+    // A path of the handler that wrote nothing: store its answer now.
+    const text = response.body === null ? null : await response.text();
+    const headers = [...response.headers] as [string, string][];
+    if (!(await insertFinished(sql, s, response.status, headers, text))) {
+      const row = await lookup(sql, s);
+      if (row) return answerFrom(row, s.hash);
+    }
+    return new Response(text, { status: response.status, headers: response.headers });
+  }
+  return response;
+}
+
+/** Other routes: claim the key, run, store the answer (in the handler's transaction if it can). */
+async function runClaimed(
+  ctx: RequestContext,
+  s: Scope,
+  run: () => Promise<Response>,
+): Promise<Response> {
+  const { app } = ctx;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const claimed = await app.db.sql`
+      with fast as (select set_config('synchronous_commit', 'off', true))
+      insert into idempotency_keys (principal, route, key, request_hash, created_at)
+      select ${s.who}, ${s.route}, ${s.id}, ${s.hash}, ${s.now} from fast
+      on conflict do nothing
+      returning 1 as claimed`;
+    if (claimed.length) return await runWithClaim(ctx, s, run);
+
+    const row = await lookup(app.db.sql, s);
+    if (!row) continue; // released meanwhile: claim it again
+    if (isExpired(row, s.now)) {
+      // Expired, or left unfinished by a crashed instance: this request starts afresh.
+      await app.db.sql`
+        delete from idempotency_keys
+        where principal = ${s.who} and route = ${s.route} and key = ${s.id}
+          and created_at = ${row.created_at}`;
+      continue;
+    }
+    return answerFrom(row, s.hash);
   }
   throw new ApiError(
     409,
@@ -151,38 +375,42 @@ async function prune(ctx: RequestContext, now: Date) {
     )`.catch(() => {}); // best effort: an expired key is also replaced when it is reused
 }
 
-async function runClaimed(
+async function runWithClaim(
   ctx: RequestContext,
-  who: string,
-  route: string,
-  id: string,
+  s: Scope,
   run: () => Promise<Response>,
 ): Promise<Response> {
   const sql = ctx.app.db.sql;
+  // Only an unfinished claim is released: an answer stored in the handler's transaction stays.
   const release = () =>
-    sql`delete from idempotency_keys where principal = ${who} and route = ${route} and key = ${id}`;
+    sql`delete from idempotency_keys
+        where principal = ${s.who} and route = ${s.route} and key = ${s.id} and status is null
+          and created_at = ${s.now}`;
+  // A lost stored 4xx leaves the claim unfinished; it is taken over after a minute and the
+  // retry, which changes nothing either, answers again. Hence asynchronous commit is safe.
   const store = (status: number, headers: [string, string][], text: string | null) =>
     sql`with fast as (select set_config('synchronous_commit', 'off', true))
         update idempotency_keys
         set status = ${status}, headers = ${JSON.stringify(headers)}::jsonb, body = ${text}
         from fast
-        where principal = ${who} and route = ${route} and key = ${id}`;
+        where principal = ${s.who} and route = ${s.route} and key = ${s.id} and status is null`;
+  scopes.set(ctx.req, s);
   let response: Response;
   try {
     response = await run();
   } catch (err) {
     if (err instanceof ApiError && err.status < 500) {
-      const text = JSON.stringify(errorBody(err, ctx.traceId));
-      const headers: [string, string][] = [
-        ["content-type", "application/json; charset=utf-8"],
-        ...Object.entries(err.headers),
-      ];
+      const { text, headers } = storedError(err, ctx);
       await store(err.status, headers, text);
     } else {
       await release().catch(() => {});
     }
     throw err;
+  } finally {
+    scopes.delete(ctx.req);
   }
+  faults.afterHandler?.();
+  if (s.stored) return response;
   if (response.status >= 500) {
     await release().catch(() => {});
     return response;

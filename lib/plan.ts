@@ -25,8 +25,27 @@ export function monthOf(now: Date): string {
 /** Shards of an unlimited plan's counter (1..UNLIMITED_SHARDS); limited plans use shard 0. */
 const UNLIMITED_SHARDS = 64;
 
+/** Where one answer is counted: the month, the shard, and the limit (null = unlimited). */
+export function answerCounter(config: Config, plan: Plan, now: Date) {
+  const limit = answersPerMonth(config, plan);
+  const shard = limit === null ? 1 + Math.floor(Math.random() * UNLIMITED_SHARDS) : 0;
+  return { month: monthOf(now), shard, limit };
+}
+
+/** The 422 of an answer over the workspace's monthly limit. */
+export function monthFull(plan: Plan, limit: number): ApiError {
+  return new ApiError(
+    422,
+    "UNPROCESSABLE",
+    `This workspace has used the ${limit} answers per month of its ${plan} plan.`,
+    "plan.answers_per_month",
+  );
+}
+
 /**
- * Counts one answer against the workspace's plan, or throws 422 when the month is full. Call
+ * Counts one answer against the workspace's plan, or throws 422 when the month is full. (The
+ * public answer route counts with the same statements inside onda_record_answer, in
+ * sql/003_forms.sql, with `answerCounter` and `monthFull`: keep the two alike.) Call
  * it last in the answer's transaction: a limited plan holds its counter row locked until
  * commit, and the shorter that is, the more answers per second one workspace can take.
  */
@@ -59,14 +78,7 @@ export async function countAnswer(
     on conflict (workspace_id, month, shard) do update set answers = plan_usage.answers + 1
     where plan_usage.answers + (select n from others) < ${limit}::int
     returning answers`;
-  if (!rows.length) {
-    throw new ApiError(
-      422,
-      "UNPROCESSABLE",
-      `This workspace has used the ${limit} answers per month of its ${plan} plan.`,
-      "plan.answers_per_month",
-    );
-  }
+  if (!rows.length) throw monthFull(plan, limit);
 }
 
 /** Answers counted this month. */

@@ -88,30 +88,42 @@ export const routes = [
         notice: NOTICE_ADS,
       };
       if (scope.empty) {
-        meta.snapshot_exported_at = await newestOccurrenceSnapshot(app.db.sql, principal);
+        meta.snapshot_exported_at = newestOccurrenceSnapshot(principal);
         return json({ data: [], meta });
       }
       const { since, until } = scope.period!;
-      const [rows, total, exportedAt] = await Promise.all([
+      const [rows, total] = await Promise.all([
+        // The page is chosen first (index order, stopping after offset + limit rows); the
+        // station names and the granted brands are then looked up for those rows only.
         app.db.sql<OccurrenceRow>`
-          select o.id, o.station_id, s.name as station_name, o.ad_started_at, o.ad_ended_at,
-                 o.duration_ms, o.duration_precision, o.review_state,
-                 (select coalesce(json_agg(json_build_object('id', b.id, 'name', b.name)
-                                           order by b.id), '[]')
-                    from unnest(o.brand_ids) as x(id)
-                    join ads_brands b on b.id = x.id
-                   where x.id in (select unnest(${scope.shownBrands}::text[]))) as brands
-            from ads_occurrences o
-            join ads_stations s on s.id = o.station_id
-           where ${visibleOccurrences(scope, since, until)}
-           order by o.ad_started_at, o.id
-           limit ${query.limit} offset ${query.offset}`,
+          with p as (
+            select o.id, o.station_id, o.ad_started_at, o.ad_ended_at, o.duration_ms,
+                   o.duration_precision, o.review_state, o.brand_ids
+              from ads_occurrences o
+             where ${visibleOccurrences(scope, since, until)}
+             order by o.ad_started_at, o.id
+             limit ${query.limit} offset ${query.offset}
+          ),
+          pb as (
+            select p.id, json_agg(json_build_object('id', b.id, 'name', b.name) order by b.id)
+                     as brands
+              from p cross join lateral unnest(p.brand_ids) as x(id)
+              join ads_brands b on b.id = x.id
+             where x.id = any(${scope.shownBrands}::text[])
+             group by p.id
+          )
+          select p.id, p.station_id, s.name as station_name, p.ad_started_at, p.ad_ended_at,
+                 p.duration_ms, p.duration_precision, p.review_state,
+                 coalesce(pb.brands, '[]') as brands
+            from p
+            join ads_stations s on s.id = p.station_id
+            left join pb on pb.id = p.id
+           order by p.ad_started_at, p.id`,
         countVisible(app.db.sql, scope),
-        newestOccurrenceSnapshot(app.db.sql, principal),
       ]);
       meta.total = total;
       meta.has_more = query.offset + rows.length < total;
-      meta.snapshot_exported_at = exportedAt;
+      meta.snapshot_exported_at = newestOccurrenceSnapshot(principal);
       return json({
         data: rows.map((row) => ({
           id: row.id,

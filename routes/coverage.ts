@@ -50,6 +50,9 @@ interface StationRow {
   last_ms: number | null;
   gap_from: number[] | null;
   gap_until: number[] | null;
+  /** The snapshots whose captures were used (the same on every row), by exported_at, id. */
+  snapshot_ids: string[];
+  snapshot_ms: number[];
 }
 
 /**
@@ -109,12 +112,12 @@ export const routes = [
         provenance: [] as { snapshot_id: string; exported_at: string }[],
       };
       if (!scope.period || scope.stations.length === 0) {
-        meta.snapshot_exported_at = await newestOccurrenceSnapshot(app.db.sql, principal);
+        meta.snapshot_exported_at = newestOccurrenceSnapshot(principal);
         return json({ data: [], meta });
       }
       const { since, until } = scope.period;
-      const [stations, snapshots, exportedAt] = await Promise.all([
-        app.db.sql<StationRow>`
+      // One query: the captures are read once, for the figures and for the provenance.
+      const stations = await app.db.sql<StationRow>`
           with c as (${clippedCaptures(scope)}),
           w as (
             select c.*, max(c.e) over (partition by c.station_id order by c.s, c.e
@@ -137,22 +140,25 @@ export const routes = [
           )
           select st.id, st.name, coalesce(agg.captures, 0)::int8 as captures,
                  coalesce(agg.captured_seconds, 0)::float8 as captured_seconds,
-                 agg.first_ms, agg.last_ms, agg.gap_from, agg.gap_until
+                 agg.first_ms, agg.last_ms, agg.gap_from, agg.gap_until,
+                 p.snapshot_ids, p.snapshot_ms
             from ads_stations st
             left join agg on agg.station_id = st.id
+           cross join (
+             select coalesce(array_agg(sn.id order by sn.exported_at, sn.id), '{}')
+                      as snapshot_ids,
+                    coalesce(array_agg(floor(extract(epoch from sn.exported_at) * 1000)::float8
+                                       order by sn.exported_at, sn.id), '{}') as snapshot_ms
+               from ads_snapshots sn
+              where sn.seq in (select c.snapshot_seq from c)
+           ) p
            where st.id = any(${scope.stations}::text[])
-           order by st.id`,
-        app.db.sql<{ id: string; exported_at: Date }>`
-          select sn.id, sn.exported_at
-            from ads_snapshots sn
-           where sn.seq in (select distinct c.snapshot_seq from (${clippedCaptures(scope)}) c)
-           order by sn.exported_at, sn.id`,
-        newestOccurrenceSnapshot(app.db.sql, principal),
-      ]);
-      meta.snapshot_exported_at = exportedAt;
-      meta.provenance = snapshots.map((s) => ({
-        snapshot_id: s.id,
-        exported_at: isoUtc(s.exported_at),
+           order by st.id`;
+      meta.snapshot_exported_at = newestOccurrenceSnapshot(principal);
+      const first = stations[0];
+      meta.provenance = (first?.snapshot_ids ?? []).map((id, i) => ({
+        snapshot_id: id,
+        exported_at: isoUtc(new Date(first.snapshot_ms[i])),
       }));
       const periodMs = until.getTime() - since.getTime();
       const gap = (from: number, to: number) => ({

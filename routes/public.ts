@@ -3,8 +3,14 @@
 
 import { publicAccess } from "../lib/auth.ts";
 import { ApiError } from "../lib/errors.ts";
-import { type OutboxEvent, recordEvent, recordEvents } from "../lib/outbox.ts";
-import { countAnswer, type Plan } from "../lib/plan.ts";
+import {
+  keyTaken,
+  pendingRecord,
+  recordCommitted,
+  transactionalIdempotency,
+} from "../lib/idempotency.ts";
+import type { OutboxEvent } from "../lib/outbox.ts";
+import { answerCounter, monthFull, type Plan } from "../lib/plan.ts";
 import { checkAnswer, type Question, QUESTION_TYPES } from "../lib/questions.ts";
 import { defineRoute, json } from "../lib/router.ts";
 import { array, boolean, email, enumOf, int, nullable, object, string } from "../lib/schema.ts";
@@ -16,6 +22,8 @@ const LOADED_AT_MAX_AGE_MS = 24 * 3600 * 1000;
 
 const slugParam = { slug: string({ min: 1, max: 64 }) };
 const MAX_SESSION_ID = 2 ** 53 - 1;
+/** An answer re-reads its session at most this often when other answers of it commit first. */
+const STALE_RETRIES = 20;
 
 const publicQuestionnaire = object({
   title: string(),
@@ -85,7 +93,7 @@ export const routes = [
     },
   }),
 
-  defineRoute({
+  transactionalIdempotency(defineRoute({
     method: "POST",
     path: "/api/v1/public/q/{slug}/sessions",
     api: "forms",
@@ -107,7 +115,7 @@ export const routes = [
       loaded_at: int({ min: 0, description: "Milliseconds since the Unix epoch." }),
     }),
     responses: { 201: { description: "Started.", schema: object({ sessionId: int() }) } },
-    handler: async ({ app, body, params }) => {
+    handler: async ({ app, body, params, req }) => {
       const now = app.clock();
       const age = now.getTime() - body.loaded_at;
       if (age < -LOADED_AT_SKEW_MS || age > LOADED_AT_MAX_AGE_MS) {
@@ -118,41 +126,34 @@ export const routes = [
           "loaded_at",
         );
       }
-      const [form] = await app.db.sql<
-        { id: string; workspace_id: string; slug: string; question_count: number }
-      >`select id, workspace_id, slug, question_count from questionnaires
-        where slug = ${params.slug} and state = 'published'`;
-      if (!form) throw notFound();
       for (;;) {
         const id = randomSessionId();
+        const answer = { sessionId: id };
+        // One statement, one round trip and one commit: the session, its session.started
+        // event and the Idempotency-Key record (see onda_start_session in sql/003_forms.sql).
+        let started: boolean;
         try {
-          // Both writes are sent together (pipelined, run in order) in one transaction.
-          await app.db.begin((tx) =>
-            Promise.all([
-              tx`insert into sessions
-                   (id, questionnaire_id, workspace_id, name, email, loaded_at, started_at, total)
-                 values (${id}, ${form.id}, ${form.workspace_id}, ${body.name}, ${body.email},
-                         ${new Date(body.loaded_at)}, ${now}, ${form.question_count})`,
-              recordEvent(tx, form.workspace_id, "session.started", {
-                questionnaire_id: form.id,
-                questionnaire_slug: form.slug,
-                session_id: id,
-                sequence: 1,
-                respondent: { name: body.name, email: body.email },
-                progress: { answered: 0, total: form.question_count },
-              }),
-            ])
-          );
-          return json({ sessionId: id }, 201);
+          [{ started }] = await app.db.sql<{ started: boolean }>`
+            select onda_start_session(
+              ${id}::bigint, ${params.slug}::text, ${body.name}::text, ${body.email}::text,
+              ${new Date(body.loaded_at)}::timestamptz, ${now}::timestamptz,
+              ${pendingRecord(req, 201, answer)}::jsonb
+            ) as started`;
         } catch (err) {
+          const code = (err as { code?: string })?.code;
+          if (code === "OD001") throw keyTaken();
           // An id collision below 2^53 (unique violation, all rolled back): draw again.
-          if ((err as { code?: string })?.code !== "23505") throw err;
+          if (code !== "23505") throw err;
+          continue;
         }
+        if (!started) throw notFound();
+        recordCommitted(req);
+        return json(answer, 201);
       }
     },
-  }),
+  })),
 
-  defineRoute({
+  transactionalIdempotency(defineRoute({
     method: "POST",
     path: "/api/v1/public/q/{slug}/sessions/{sessionId}/answers",
     api: "forms",
@@ -174,12 +175,15 @@ export const routes = [
     body: object({ questionId: int({ min: 1 }), answerText: string({ max: 10_000 }) }),
     responses: { 201: { description: "Stored.", schema: answerResult } },
     errors: [409, 422],
-    handler: async ({ app, body, params }) => {
-      const now = app.clock();
-      const result = await app.db.begin(async (tx) => {
-        // The session row is locked: answers of one session apply one after the other, so
-        // progress, sequence numbers and completion are exact.
-        const [s] = await tx<SessionRow>`
+    handler: async ({ app, body, params, req }) => {
+      // Two round trips and one commit: read the session (no transaction, no lock), check the
+      // answer, then write everything in one statement that applies only if the session's
+      // last_sequence is still the one read ('stale' otherwise: read again). Answers of one
+      // session thus apply one after the other, so progress, sequence numbers and completion
+      // are exact, as they were with the row locked for a whole transaction.
+      for (let attempt = 0; attempt < STALE_RETRIES; attempt++) {
+        const now = app.clock();
+        const [s] = await app.db.sql<SessionRow>`
           select s.workspace_id, s.questionnaire_id, q.state, w.plan, s.name, s.email,
                  s.completed_at, s.answered, s.total, s.last_sequence,
                  qu.id as question_id, qu.type, qu.required, qu.options, qu.position,
@@ -199,8 +203,7 @@ export const routes = [
           join workspaces w on w.id = s.workspace_id
           left join questions qu on qu.id = ${body.questionId}
                                 and qu.questionnaire_id = s.questionnaire_id
-          where s.id = ${params.sessionId} and q.slug = ${params.slug} and q.state <> 'deleted'
-          for update of s`;
+          where s.id = ${params.sessionId} and q.slug = ${params.slug} and q.state <> 'deleted'`;
         if (!s) throw new ApiError(404, "NOT_FOUND", "No such session.");
         if (s.completed_at) {
           throw new ApiError(409, "CONFLICT", "This session is already completed.");
@@ -229,7 +232,6 @@ export const routes = [
 
         const answered = s.answered + 1;
         const complete = answered >= s.total;
-        const events = complete ? 2 : 1;
         const base = {
           questionnaire_id: s.questionnaire_id,
           questionnaire_slug: params.slug,
@@ -263,27 +265,31 @@ export const routes = [
             },
           });
         }
-        // The three writes are sent together (pipelined on the connection, run in order): one
-        // round trip instead of three while the session row is locked. The plan counter comes
-        // last so a limited plan's counter row stays locked only until the commit; its refusal
-        // throws and rolls back everything.
-        await Promise.all([
-          tx`
-            with stored as (
-              insert into answers (session_id, question_id, questionnaire_id, answer, created_at)
-              values (${params.sessionId}, ${s.question_id}, ${s.questionnaire_id}, ${text},
-                      ${now})
-            )
-            update sessions
-            set answered = ${answered}, last_sequence = ${s.last_sequence + events},
-                completed_at = ${complete ? now : null}
-            where id = ${params.sessionId}`,
-          recordEvents(tx, s.workspace_id, out),
-          countAnswer(tx, app.config, s.workspace_id, s.plan, now),
-        ]);
-        return { isComplete: complete, progress };
-      });
-      return json({ success: true, ...result }, 201);
+        const answer = { success: true, isComplete: complete, progress };
+        const counter = answerCounter(app.config, s.plan, now);
+        let outcome: string;
+        try {
+          [{ outcome }] = await app.db.sql<{ outcome: string }>`
+            select onda_record_answer(
+              ${params.sessionId}::bigint, ${s.last_sequence}::integer, ${s.question_id}::bigint,
+              ${s.questionnaire_id}::uuid, ${s.workspace_id}::uuid, ${text}::text,
+              ${now}::timestamptz, ${answered}::integer, ${complete}::boolean,
+              ${JSON.stringify(out)}::jsonb, ${pendingRecord(req, 201, answer)}::jsonb,
+              ${counter.month}::date, ${counter.shard}::smallint, ${counter.limit}::integer
+            ) as outcome`;
+        } catch (err) {
+          const code = (err as { code?: string })?.code;
+          if (code === "OD002") throw monthFull(s.plan, counter.limit!);
+          if (code === "OD001") throw keyTaken();
+          throw err;
+        }
+        if (outcome === "ok") {
+          recordCommitted(req);
+          return json(answer, 201);
+        }
+        // 'stale': another answer of this session committed since the read; read again.
+      }
+      throw new ApiError(409, "CONFLICT", "This session is busy; retry shortly.");
     },
-  }),
+  })),
 ];

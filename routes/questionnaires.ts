@@ -5,6 +5,7 @@ import { user, type UserPrincipal } from "../lib/auth.ts";
 import { decodeCursor, listEnvelope, pageOf, pageQuery } from "../lib/cursor.ts";
 import { empty, frag, type Sql } from "../lib/db.ts";
 import { ApiError } from "../lib/errors.ts";
+import { storeInTransaction } from "../lib/idempotency.ts";
 import {
   checkQuestions,
   type Question,
@@ -155,7 +156,7 @@ export const routes = [
     }),
     responses: { 201: { description: "Created.", schema: questionnaireJson } },
     errors: [409, 422],
-    handler: async ({ app, body, principal }) => {
+    handler: async ({ app, body, principal, req }) => {
       checkQuestions(body.questions);
       const now = app.clock();
       const created = await app.db.begin(async (tx) => {
@@ -167,9 +168,13 @@ export const routes = [
           on conflict (slug) do nothing
           returning *`;
         if (!row) throw new ApiError(409, "CONFLICT", "This slug is already taken.", "slug");
-        return { row, questions: await insertQuestions(tx, row.id, body.questions) };
+        const questions = await insertQuestions(tx, row.id, body.questions);
+        const answer = { ...summary(row), questions };
+        // The Idempotency-Key's answer commits with the questionnaire (lib/idempotency.ts).
+        await storeInTransaction(tx, req, 201, answer);
+        return answer;
       });
-      return json({ ...summary(created.row), questions: created.questions }, 201);
+      return json(created, 201);
     },
   }),
 

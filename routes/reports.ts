@@ -95,11 +95,11 @@ export const routes = [
     errors: [401, 403, 404, 422, 429, 503],
     handler: async ({ app, principal, query }) => {
       const scope = resolveScope(principal, query, app.clock());
-      const [rows, stationRows, exportedAt] = await Promise.all([
+      const exportedAt = newestOccurrenceSnapshot(principal);
+      const [rows, stationRows] = await Promise.all([
         scope.empty ? Promise.resolve([]) : summaryRows(app.db.sql, figureSql(scope)),
         app.db.sql<{ id: string; name: string }>`
           select id, name from ads_stations where id = any(${scope.stations}::text[])`,
-        newestOccurrenceSnapshot(app.db.sql, principal),
       ]);
       const byKind = (kind: FigureRow["kind"]) =>
         new Map(rows.filter((r) => r.kind === kind).map((r) => [r.key, r]));

@@ -20,12 +20,14 @@
 --   from a few thousand rows and only the partial first and last day from raw rows.
 --   Keeping the brand set (not one row per brand) keeps an occurrence with two brands
 --   counted once in totals and once per granted brand.
--- * ads_account_daily (account_id, day, station_id): the same figures already restricted to
+-- * ads_account_daily (account_id, station_id, day): the same figures already restricted to
 --   one account's grant, so a summary without filters reads one row per station and day
---   instead of every brand set.
+--   instead of every brand set. Station before day: a prepared (generic) plan probes the
+--   granted stations as an index condition, and each probe then reads only its days.
 -- * ads_account_brand_totals (account_id, day, brand_id): running totals per granted brand,
 --   so by_brand over any whole days is two index lookups per brand (last day minus the day
---   before the first), not one row per brand and day.
+--   before the first), not one row per brand and day. Rows are written in key order, so one
+--   day's rows share a few heap pages.
 -- * ads_captures (station_id, started_at): coverage reads one station's captures in a
 --   period; the lower bound uses the longest capture of approved snapshots
 --   (ads_snapshots.max_capture_seconds) so the scan never starts at the beginning of time.
@@ -38,14 +40,18 @@ create table ads_accounts (
 );
 
 -- One grant per account, replaced as a whole by `admin grant`. Ids that were never
--- imported simply match nothing.
+-- imported simply match nothing. snapshot_exported_at: exported_at of the newest approved
+-- snapshot with a visible occurrence in the whole grant (meta.snapshot_exported_at), null if
+-- none; recomputed with the account's figures by `grant` and `snapshot approve`, the only
+-- two changes that can alter it, so a request reads it with the key instead of probing.
 create table ads_grants (
   account_id text primary key references ads_accounts (id) on delete cascade,
   station_ids text[] not null,
   brand_ids text[] not null,
   period_since timestamptz not null,
   period_until timestamptz not null check (period_until > period_since),
-  updated_at timestamptz not null default now()
+  updated_at timestamptz not null default now(),
+  snapshot_exported_at timestamptz
 );
 
 -- Only the SHA-256 digest of a key is kept; the prefix is the first characters, to
@@ -121,7 +127,7 @@ create table ads_account_daily (
   occurrences bigint not null,
   duration_ms bigint not null,
   human_ms bigint not null,
-  primary key (account_id, day, station_id)
+  primary key (account_id, station_id, day)
 );
 
 -- Running totals: the figures of a brand from the grant's first whole day through `day`.

@@ -149,3 +149,128 @@ create table outbox_events (
   dispatched_at timestamptz      -- set by the webhook worker when fanned out
 );
 create index on outbox_events (created_at) where dispatched_at is null;
+
+-- Inserts the finished Idempotency-Key record p_key (JSON, see lib/idempotency.ts) in the
+-- caller's statement, taking over an expired or abandoned one; a valid record of another
+-- request raises OD001, which rolls back every write of the statement. Null: nothing to keep.
+create function onda_keep_idempotency(p_key jsonb) returns void language plpgsql as $$
+begin
+  if p_key is null then
+    return;
+  end if;
+  insert into idempotency_keys
+    (principal, route, key, request_hash, created_at, status, headers, body)
+  values (p_key->>'principal', p_key->>'route', p_key->>'key', p_key->>'request_hash',
+          (p_key->>'created_at')::timestamptz, (p_key->>'status')::integer, p_key->'headers',
+          p_key->>'body')
+  on conflict (principal, route, key) do update
+  set request_hash = excluded.request_hash, created_at = excluded.created_at,
+      status = excluded.status, headers = excluded.headers, body = excluded.body
+  where idempotency_keys.created_at < (p_key->>'expired_before')::timestamptz
+     or (idempotency_keys.status is null
+         and idempotency_keys.created_at < (p_key->>'abandoned_before')::timestamptz);
+  if not found then
+    raise exception 'Idempotency-Key held by another request' using errcode = 'OD001';
+  end if;
+end
+$$;
+
+-- A visitor's session on a published questionnaire, its session.started event and the
+-- Idempotency-Key record, in one statement (one round trip, one commit). False when no
+-- published questionnaire has the slug (nothing written); an id already taken raises 23505.
+create function onda_start_session(
+  p_id bigint,
+  p_slug text,
+  p_name text,
+  p_email text,
+  p_loaded_at timestamptz,
+  p_at timestamptz,
+  p_key jsonb
+) returns boolean language plpgsql as $$
+declare
+  f record;
+begin
+  select id, workspace_id, slug, question_count into f
+  from questionnaires where slug = p_slug and state = 'published';
+  if not found then
+    return false;
+  end if;
+  insert into sessions
+    (id, questionnaire_id, workspace_id, name, email, loaded_at, started_at, total)
+  values (p_id, f.id, f.workspace_id, p_name, p_email, p_loaded_at, p_at, f.question_count);
+  insert into outbox_events (workspace_id, type, data)
+  values (f.workspace_id, 'session.started', jsonb_build_object(
+    'questionnaire_id', f.id,
+    'questionnaire_slug', f.slug,
+    'session_id', p_id,
+    'sequence', 1,
+    'respondent', jsonb_build_object('name', p_name, 'email', p_email),
+    'progress', jsonb_build_object('answered', 0, 'total', f.question_count)));
+  perform onda_keep_idempotency(p_key);
+  return true;
+end
+$$;
+
+-- One answer's writes in one statement, so one round trip and one commit: the session's
+-- progress (a compare-and-set on the last_sequence the caller read: 'stale' when another answer
+-- of the session committed since, and nothing is written), the answer, its events, the
+-- Idempotency-Key record when there is one (p_key, see lib/idempotency.ts) and the plan
+-- counter. A key held by another request (OD001) or a full month (OD002) raises, which rolls
+-- back every write of the statement. The counter comes last, so a limited plan's counter row
+-- stays locked only until the commit; its conditional update serializes that workspace's
+-- answers, so the limit cannot be overshot.
+create function onda_record_answer(
+  p_session bigint,
+  p_seen_sequence integer,
+  p_question bigint,
+  p_questionnaire uuid,
+  p_workspace uuid,
+  p_answer text,
+  p_at timestamptz,
+  p_answered integer,
+  p_complete boolean,
+  p_events jsonb,
+  p_key jsonb,
+  p_month date,
+  p_shard smallint,
+  p_limit integer
+) returns text language plpgsql as $$
+begin
+  update sessions
+  set answered = p_answered,
+      last_sequence = p_seen_sequence + jsonb_array_length(p_events),
+      completed_at = case when p_complete then p_at end
+  where id = p_session and last_sequence = p_seen_sequence and completed_at is null;
+  if not found then
+    return 'stale';
+  end if;
+  insert into answers (session_id, question_id, questionnaire_id, answer, created_at)
+  values (p_session, p_question, p_questionnaire, p_answer, p_at);
+  -- One row per event, in order; created_at ties are broken by ordinality for readers.
+  insert into outbox_events (workspace_id, type, data, created_at)
+  select p_workspace, e.value->>'type', e.value->'data',
+         now() + (e.ordinality - 1) * interval '1 microsecond'
+  from jsonb_array_elements(p_events) with ordinality as e;
+  perform onda_keep_idempotency(p_key);
+  if p_limit is null then
+    insert into plan_usage (workspace_id, month, shard, answers)
+    values (p_workspace, p_month, p_shard, 1)
+    on conflict (workspace_id, month, shard) do update set answers = plan_usage.answers + 1;
+  else
+    -- Answers counted in other shards (while the workspace was on an unlimited plan this
+    -- month) count against the limit too.
+    with others as (
+      select coalesce(sum(answers), 0)::integer as n from plan_usage
+      where workspace_id = p_workspace and month = p_month and shard <> 0
+    )
+    insert into plan_usage (workspace_id, month, shard, answers)
+    select p_workspace, p_month, 0, 1 from others where others.n < p_limit
+    on conflict (workspace_id, month, shard) do update set answers = plan_usage.answers + 1
+    where plan_usage.answers + (select n from others) < p_limit;
+    if not found then
+      raise exception 'monthly answer limit reached' using errcode = 'OD002';
+    end if;
+  end if;
+  return 'ok';
+end
+$$;

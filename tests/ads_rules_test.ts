@@ -686,6 +686,14 @@ test("summary: approving a snapshot or replacing a grant updates every figure", 
       );
       const ads = await get(`/api/v1/ads?since=${iso(since)}&until=${iso(until)}`, key);
       assert.equal(ads.json.meta.total, rows.length);
+      // snapshot_exported_at is kept with the grant: it must follow approvals and new grants.
+      const contributing = expectedOccurrences(fx, grant, grant.since, grant.until)
+        .map((o) => fx.snapshots.get(o.snapshot)!.exportedAt);
+      const newest = contributing.length
+        ? iso(Math.max(...contributing)).replace(".000", "")
+        : null;
+      assert.equal(res.json.meta.snapshot_exported_at, newest);
+      assert.equal(ads.json.meta.snapshot_exported_at, newest);
     }
   };
   const beta = fx.grants.get("beta")!;

@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { loadConfig } from "../lib/config.ts";
 import { openDb } from "../lib/db.ts";
+import { faults } from "../lib/idempotency.ts";
 import { startService } from "../lib/server.ts";
 import { body, freshDatabase, PG_FALLBACK_URL, startTestService, test } from "./_server.ts";
 import {
@@ -260,6 +261,76 @@ test("idempotency: two instances on one PostgreSQL database agree on a key", asy
     await b.shutdown();
     await database.drop();
   }
+});
+
+test("idempotency: a crash after the handler's commit never makes a second session or answer", async () => {
+  // The crash is simulated between the handler's commit and the answer leaving the service:
+  // the client sees a failure and retries. The key's record committed with the handler's
+  // writes, so the retry replays the first answer instead of running again.
+  const crash = () => {
+    throw new Error("simulated crash after the handler's commit");
+  };
+  const key = crypto.randomUUID();
+  const payload = sessionBody({ name: "Crashed" });
+  faults.afterHandler = crash;
+  let first: Response;
+  try {
+    first = await postSession(service, form.slug, payload, { "idempotency-key": key });
+  } finally {
+    faults.afterHandler = null;
+  }
+  assert.equal(first.status, 500);
+  await first.body?.cancel();
+  const retry = await postSession(service, form.slug, payload, { "idempotency-key": key });
+  assert.equal(retry.status, 201);
+  assert.equal(retry.headers.get("idempotent-replayed"), "true");
+  const { sessionId } = await body<{ sessionId: number }>(retry);
+  const rows = await service.db.sql<{ id: number }>`
+    select id from sessions where name = 'Crashed'`;
+  assert.deepEqual(rows.map((r) => Number(r.id)), [sessionId]);
+  const started = await service.db.sql`
+    select 1 from outbox_events where type = 'session.started'
+      and data->'respondent'->>'name' = 'Crashed'`;
+  assert.equal(started.length, 1);
+
+  const answerKey = crypto.randomUUID();
+  const q = form.questions[0];
+  faults.afterHandler = crash;
+  let lost: Response;
+  try {
+    lost = await answer(service, form.slug, sessionId, q.id, "once", {
+      "idempotency-key": answerKey,
+    });
+  } finally {
+    faults.afterHandler = null;
+  }
+  assert.equal(lost.status, 500);
+  await lost.body?.cancel();
+  const again = await answer(service, form.slug, sessionId, q.id, "once", {
+    "idempotency-key": answerKey,
+  });
+  assert.equal(again.status, 201, "the retry replays the committed answer");
+  assert.equal(again.headers.get("idempotent-replayed"), "true");
+  const answers = await service.db.sql`select 1 from answers where session_id = ${sessionId}`;
+  assert.equal(answers.length, 1);
+
+  // An authenticated creating POST (a claim, then its answer stored in the handler's
+  // transaction) replays too.
+  const createKey = crypto.randomUUID();
+  faults.afterHandler = crash;
+  let created: Response;
+  try {
+    created = await create(createKey, "CrashedQ");
+  } finally {
+    faults.afterHandler = null;
+  }
+  assert.equal(created.status, 500);
+  await created.body?.cancel();
+  const retried = await create(createKey, "CrashedQ");
+  assert.equal(retried.status, 201);
+  assert.equal(retried.headers.get("idempotent-replayed"), "true");
+  await retried.body?.cancel();
+  assert.equal(await count("CrashedQ"), 1, "never a second questionnaire");
 });
 
 test("idempotency: close the service", async () => {
