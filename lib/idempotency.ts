@@ -8,7 +8,7 @@
 // transaction with `storeInTransaction(tx, req, status, payload)`, or, when its writes are one
 // statement, by passing `pendingRecord(req, status, payload)` to it. Two modes:
 //
-// - Transactional routes (`transactionalIdempotency(route)`: the public session and answer
+// - Transactional routes (`idempotent: "transactional"`: the public session and answer
 //   POSTs): no claim beforehand. The handler runs and inserts the finished record with its
 //   writes; if another request holds the key, that insert aborts them all and the request
 //   answers from the record instead (replay, 409 while unfinished, 422 for another body). A
@@ -28,7 +28,7 @@
 import { createHash } from "node:crypto";
 import type { Sql } from "./db.ts";
 import { ApiError, errorBody } from "./errors.ts";
-import { json, type RequestContext, type Route } from "./router.ts";
+import { json, type RequestContext } from "./router.ts";
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
 /** A claim still unfinished after this long belongs to a crashed instance and may be taken over. */
@@ -59,28 +59,12 @@ interface Scope {
 }
 
 const scopes = new WeakMap<Request, Scope>();
-const transactionalRoutes = new WeakSet<Route>();
 
 /** Thrown inside a handler's transaction when another request holds its key: rolls it back. */
 class KeyTaken extends Error {
   constructor() {
     super("Idempotency-Key held by another request");
   }
-}
-
-/**
- * Fault injection for tests only: called after the handler (and its transaction) finished and
- * before the answer leaves; throwing here simulates a crash at that point.
- */
-export const faults: { afterHandler: (() => void) | null } = { afterHandler: null };
-
-/**
- * Marks a route whose handler calls `storeInTransaction` in every transaction that writes, so
- * its keys need no claim beforehand (one commit per request).
- */
-export function transactionalIdempotency(route: Route): Route {
-  transactionalRoutes.add(route);
-  return route;
 }
 
 // node:crypto's synchronous digest: this runs on every keyed request, and it costs a few
@@ -211,7 +195,7 @@ export function storeInTransaction(
 export function pendingRecord(req: Request, status: number, payload: unknown): string | null {
   const s = scopes.get(req);
   if (!s) return null;
-  if (!s.transactional) throw new Error("pendingRecord needs transactionalIdempotency(route)");
+  if (!s.transactional) throw new Error('pendingRecord needs idempotent: "transactional"');
   return JSON.stringify({
     principal: s.who,
     route: s.route,
@@ -273,7 +257,7 @@ export async function withIdempotency(
     id: key.toLowerCase(),
     hash: sha256Hex(JSON.stringify(body ?? null)),
     now: ctx.app.clock(),
-    transactional: transactionalRoutes.has(ctx.route),
+    transactional: ctx.route.idempotent === "transactional",
     stored: false,
   };
   if (Math.random() < PRUNE_CHANCE) await prune(ctx, scope.now);
@@ -317,7 +301,7 @@ async function runTransactional(
   } finally {
     scopes.delete(ctx.req);
   }
-  faults.afterHandler?.();
+  ctx.app.faults?.afterIdempotentHandler?.();
   if (!s.stored && response.status < 500) {
     // A path of the handler that wrote nothing: store its answer now.
     const text = response.body === null ? null : await response.text();
@@ -409,7 +393,7 @@ async function runWithClaim(
   } finally {
     scopes.delete(ctx.req);
   }
-  faults.afterHandler?.();
+  ctx.app.faults?.afterIdempotentHandler?.();
   if (s.stored) return response;
   if (response.status >= 500) {
     await release().catch(() => {});

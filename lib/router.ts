@@ -28,6 +28,8 @@ export interface AppContext {
   routes: Route[];
   /** How long a read of the maintenance window is reused, in ms (tests use 0). */
   maintenanceCacheMs: number;
+  /** Fault injection for tests (a crash right after a handler's commit); never set in production. */
+  faults?: { afterIdempotentHandler?: () => void };
 }
 
 /** The request as the pipeline knows it before the handler runs. */
@@ -87,8 +89,11 @@ export interface RouteDef<QS extends Shape, PS extends Shape, B, PR> {
   responses: Record<number, ResponseDoc>;
   /** Error statuses this route can answer besides the automatic ones, for the document. */
   errors?: number[];
-  /** Accepts Idempotency-Key (lib/idempotency.ts). */
-  idempotent?: boolean;
+  /**
+   * Accepts Idempotency-Key (lib/idempotency.ts). "transactional": the handler writes the key's
+   * record in its own single transaction, so no claim is taken beforehand.
+   */
+  idempotent?: boolean | "transactional";
   /** CORS policy: public = any origin, no credentials; workspace = allowed origins only. */
   cors?: "public" | "workspace";
   handler(

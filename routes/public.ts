@@ -3,12 +3,7 @@
 
 import { publicAccess } from "../lib/auth.ts";
 import { ApiError } from "../lib/errors.ts";
-import {
-  keyTaken,
-  pendingRecord,
-  recordCommitted,
-  transactionalIdempotency,
-} from "../lib/idempotency.ts";
+import { keyTaken, pendingRecord, recordCommitted } from "../lib/idempotency.ts";
 import type { OutboxEvent } from "../lib/outbox.ts";
 import { answerCounter, monthFull, type Plan } from "../lib/plan.ts";
 import { checkAnswer, type Question, QUESTION_TYPES } from "../lib/questions.ts";
@@ -93,7 +88,7 @@ export const routes = [
     },
   }),
 
-  transactionalIdempotency(defineRoute({
+  defineRoute({
     method: "POST",
     path: "/api/v1/public/q/{slug}/sessions",
     api: "forms",
@@ -107,7 +102,7 @@ export const routes = [
       "unknown questionnaire: 404. Emits session.started. Accepts Idempotency-Key.",
     auth: publicAccess(),
     cors: "public",
-    idempotent: true,
+    idempotent: "transactional",
     params: slugParam,
     body: object({
       name: string({ min: 1, max: 200 }),
@@ -151,9 +146,9 @@ export const routes = [
         return json(answer, 201);
       }
     },
-  })),
+  }),
 
-  transactionalIdempotency(defineRoute({
+  defineRoute({
     method: "POST",
     path: "/api/v1/public/q/{slug}/sessions/{sessionId}/answers",
     api: "forms",
@@ -170,7 +165,7 @@ export const routes = [
       "Idempotency-Key.",
     auth: publicAccess(),
     cors: "public",
-    idempotent: true,
+    idempotent: "transactional",
     params: { ...slugParam, sessionId: int({ min: 1, max: MAX_SESSION_ID }) },
     body: object({ questionId: int({ min: 1 }), answerText: string({ max: 10_000 }) }),
     responses: { 201: { description: "Stored.", schema: answerResult } },
@@ -291,5 +286,5 @@ export const routes = [
       }
       throw new ApiError(409, "CONFLICT", "This session is busy; retry shortly.");
     },
-  })),
+  }),
 ];

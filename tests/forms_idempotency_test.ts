@@ -5,7 +5,6 @@
 import assert from "node:assert/strict";
 import { loadConfig } from "../lib/config.ts";
 import { openDb } from "../lib/db.ts";
-import { faults } from "../lib/idempotency.ts";
 import { startService } from "../lib/server.ts";
 import { body, freshDatabase, PG_FALLBACK_URL, startTestService, test } from "./_server.ts";
 import {
@@ -272,12 +271,12 @@ test("idempotency: a crash after the handler's commit never makes a second sessi
   };
   const key = crypto.randomUUID();
   const payload = sessionBody({ name: "Crashed" });
-  faults.afterHandler = crash;
+  service.app.faults = { afterIdempotentHandler: crash };
   let first: Response;
   try {
     first = await postSession(service, form.slug, payload, { "idempotency-key": key });
   } finally {
-    faults.afterHandler = null;
+    service.app.faults = undefined;
   }
   assert.equal(first.status, 500);
   await first.body?.cancel();
@@ -295,14 +294,14 @@ test("idempotency: a crash after the handler's commit never makes a second sessi
 
   const answerKey = crypto.randomUUID();
   const q = form.questions[0];
-  faults.afterHandler = crash;
+  service.app.faults = { afterIdempotentHandler: crash };
   let lost: Response;
   try {
     lost = await answer(service, form.slug, sessionId, q.id, "once", {
       "idempotency-key": answerKey,
     });
   } finally {
-    faults.afterHandler = null;
+    service.app.faults = undefined;
   }
   assert.equal(lost.status, 500);
   await lost.body?.cancel();
@@ -317,12 +316,12 @@ test("idempotency: a crash after the handler's commit never makes a second sessi
   // An authenticated creating POST (a claim, then its answer stored in the handler's
   // transaction) replays too.
   const createKey = crypto.randomUUID();
-  faults.afterHandler = crash;
+  service.app.faults = { afterIdempotentHandler: crash };
   let created: Response;
   try {
     created = await create(createKey, "CrashedQ");
   } finally {
-    faults.afterHandler = null;
+    service.app.faults = undefined;
   }
   assert.equal(created.status, 500);
   await created.body?.cancel();
