@@ -6,7 +6,7 @@ import { decodeCursor, listEnvelope, pageOf, pageQuery } from "../lib/cursor.ts"
 import { empty, frag, type Sql } from "../lib/db.ts";
 import { ApiError } from "../lib/errors.ts";
 import { answersPerMonth, answersThisMonth, monthOf, type Plan } from "../lib/plan.ts";
-import { defineRoute, json } from "../lib/router.ts";
+import { type AppContext, defineRoute, json } from "../lib/router.ts";
 import {
   array,
   dateTime,
@@ -82,6 +82,29 @@ async function checkNotLastOwner(tx: Sql, workspaceId: string, userId: string) {
   }
 }
 
+interface WorkspaceRow {
+  id: string;
+  name: string;
+  plan: Plan;
+  allowed_origins: string[];
+}
+
+/** The workspace as GET and PATCH answer it, with this month's usage against the plan. */
+async function workspaceOut(app: AppContext, role: string, row: WorkspaceRow, now: Date) {
+  return {
+    id: row.id,
+    name: row.name,
+    role,
+    allowed_origins: row.allowed_origins,
+    plan: row.plan,
+    usage: {
+      month: monthOf(now),
+      answers: await answersThisMonth(app.db.sql, row.id, now),
+      answers_limit: answersPerMonth(app.config, row.plan),
+    },
+  };
+}
+
 export const routes = [
   defineRoute({
     method: "GET",
@@ -96,22 +119,9 @@ export const routes = [
     responses: { 200: { description: "The workspace.", schema: workspaceJson } },
     handler: async ({ app, principal }) => {
       const now = app.clock();
-      const [row] = await app.db.sql<
-        { id: string; name: string; plan: Plan; allowed_origins: string[] }
-      >`
+      const [row] = await app.db.sql<WorkspaceRow>`
         select id, name, plan, allowed_origins from workspaces where id = ${principal.workspaceId}`;
-      return json({
-        id: row.id,
-        name: row.name,
-        role: principal.role,
-        allowed_origins: row.allowed_origins,
-        plan: row.plan,
-        usage: {
-          month: monthOf(now),
-          answers: await answersThisMonth(app.db.sql, row.id, now),
-          answers_limit: answersPerMonth(app.config, row.plan),
-        },
-      });
+      return json(await workspaceOut(app, principal.role, row, now));
     },
   }),
 
@@ -133,26 +143,13 @@ export const routes = [
     handler: async ({ app, body, principal }) => {
       const now = app.clock();
       const origins = body.allowed_origins ? [...new Set(body.allowed_origins)] : null;
-      const [row] = await app.db.sql<
-        { id: string; name: string; plan: Plan; allowed_origins: string[] }
-      >`
+      const [row] = await app.db.sql<WorkspaceRow>`
         update workspaces
         set name = coalesce(${body.name ?? null}, name),
             allowed_origins = coalesce(${origins}::text[], allowed_origins)
         where id = ${principal.workspaceId}
         returning id, name, plan, allowed_origins`;
-      return json({
-        id: row.id,
-        name: row.name,
-        role: principal.role,
-        allowed_origins: row.allowed_origins,
-        plan: row.plan,
-        usage: {
-          month: monthOf(now),
-          answers: await answersThisMonth(app.db.sql, row.id, now),
-          answers_limit: answersPerMonth(app.config, row.plan),
-        },
-      });
+      return json(await workspaceOut(app, principal.role, row, now));
     },
   }),
 
