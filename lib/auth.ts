@@ -7,7 +7,7 @@ import { ApiError } from "./errors.ts";
 import type { AuthRule, RequestContext } from "./router.ts";
 import type { Sql } from "./db.ts";
 import type { LimitResult } from "./ratelimit.ts";
-import { applyWorkspaceCors } from "./cors.ts";
+import { applyUnresolvedWorkspaceCors, applyWorkspaceCors } from "./cors.ts";
 
 export type Role = "viewer" | "editor" | "admin" | "owner";
 
@@ -130,20 +130,34 @@ export function user(minRole: Role): AuthRule<UserPrincipal> {
     describe: `Cookie service_token or Authorization: Bearer; role ${minRole} or higher in ` +
       "the workspace of X-Workspace-Id (default: the user's first workspace).",
     async authenticate(ctx) {
-      const { app, req } = ctx;
-      const found = credential(req);
-      if (!found) {
-        throw new ApiError(
-          401,
-          "UNAUTHENTICATED",
-          "Sign in: send the service_token cookie or a bearer token.",
-        );
+      try {
+        return await authenticateUser(ctx, minRole);
+      } catch (err) {
+        const unresolved = err instanceof ApiError && (err.status === 401 || err.status === 404);
+        if (unresolved && !ctx.headers.has("Access-Control-Allow-Origin")) {
+          await applyUnresolvedWorkspaceCors(ctx.app, ctx.req, ctx.headers);
+        }
+        throw err;
       }
-      const wanted = req.headers.get("x-workspace-id");
-      if (wanted !== null && !UUID.test(wanted)) {
-        throw new ApiError(404, "NOT_FOUND", "No such workspace.", "X-Workspace-Id");
-      }
-      const [row] = await app.db.sql<TokenRow>`
+    },
+  };
+}
+
+async function authenticateUser(ctx: RequestContext, minRole: Role): Promise<UserPrincipal> {
+  const { app, req } = ctx;
+  const found = credential(req);
+  if (!found) {
+    throw new ApiError(
+      401,
+      "UNAUTHENTICATED",
+      "Sign in: send the service_token cookie or a bearer token.",
+    );
+  }
+  const wanted = req.headers.get("x-workspace-id");
+  if (wanted !== null && !UUID.test(wanted)) {
+    throw new ApiError(404, "NOT_FOUND", "No such workspace.", "X-Workspace-Id");
+  }
+  const [row] = await app.db.sql<TokenRow>`
         select t.id as token_id, t.user_id, m.workspace_id, m.role, w.allowed_origins
         from auth_tokens t
         left join lateral (
@@ -155,47 +169,45 @@ export function user(minRole: Role): AuthRule<UserPrincipal> {
         left join workspaces w on w.id = m.workspace_id
         where t.digest = ${tokenDigest(found.token)} and t.revoked_at is null
           and (t.expires_at is null or t.expires_at > ${app.clock()})`;
-      if (!row) {
-        throw new ApiError(
-          401,
-          "UNAUTHENTICATED",
-          "The token is invalid, revoked or expired; sign in again.",
-        );
-      }
-      enforceLimit(
-        ctx,
-        app.limiter.hit(`user:${row.user_id}`, app.config.rateLimitUserPerMinute),
-        "for this user",
-      );
-      if (!row.workspace_id || !row.role) {
-        throw new ApiError(
-          404,
-          "NOT_FOUND",
-          "No such workspace.",
-          wanted ? "X-Workspace-Id" : null,
-        );
-      }
-      const allowedOrigins = row.allowed_origins ?? [];
-      applyWorkspaceCors(req, ctx.headers, allowedOrigins);
-      if (found.viaCookie && !SAFE_METHODS.has(req.method)) {
-        checkCsrf(req, app.config.publicBaseUrl, allowedOrigins);
-      }
-      if (!roleAtLeast(row.role, minRole)) {
-        throw new ApiError(
-          403,
-          "FORBIDDEN",
-          `This needs the ${minRole} role or higher in this workspace.`,
-        );
-      }
-      return {
-        userId: row.user_id,
-        workspaceId: row.workspace_id,
-        role: row.role,
-        tokenId: row.token_id,
-        viaCookie: found.viaCookie,
-        allowedOrigins,
-      };
-    },
+  if (!row) {
+    throw new ApiError(
+      401,
+      "UNAUTHENTICATED",
+      "The token is invalid, revoked or expired; sign in again.",
+    );
+  }
+  enforceLimit(
+    ctx,
+    app.limiter.hit(`user:${row.user_id}`, app.config.rateLimitUserPerMinute),
+    "for this user",
+  );
+  if (!row.workspace_id || !row.role) {
+    throw new ApiError(
+      404,
+      "NOT_FOUND",
+      "No such workspace.",
+      wanted ? "X-Workspace-Id" : null,
+    );
+  }
+  const allowedOrigins = row.allowed_origins ?? [];
+  applyWorkspaceCors(req, ctx.headers, allowedOrigins);
+  if (found.viaCookie && !SAFE_METHODS.has(req.method)) {
+    checkCsrf(req, app.config.publicBaseUrl, allowedOrigins);
+  }
+  if (!roleAtLeast(row.role, minRole)) {
+    throw new ApiError(
+      403,
+      "FORBIDDEN",
+      `This needs the ${minRole} role or higher in this workspace.`,
+    );
+  }
+  return {
+    userId: row.user_id,
+    workspaceId: row.workspace_id,
+    role: row.role,
+    tokenId: row.token_id,
+    viaCookie: found.viaCookie,
+    allowedOrigins,
   };
 }
 

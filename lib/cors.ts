@@ -18,6 +18,13 @@ export function applyWorkspaceCors(req: Request, headers: Headers, allowedOrigin
   }
 }
 
+/** True when some workspace lists the origin: the policy for requests whose workspace is unknown. */
+async function allowedByAnyWorkspace(app: AppContext, origin: string): Promise<boolean> {
+  const rows = await app.db.sql`
+    select 1 from workspaces where allowed_origins @> array[${origin}]::text[] limit 1`;
+  return rows.length > 0;
+}
+
 /**
  * A preflight carries no cookie, so its workspace is unknown: it is allowed when some
  * workspace allows the origin. The real request is then checked against its own workspace.
@@ -25,16 +32,29 @@ export function applyWorkspaceCors(req: Request, headers: Headers, allowedOrigin
 export async function workspacePreflight(app: AppContext, req: Request): Promise<Response> {
   const headers = new Headers({ Vary: "Origin" });
   const origin = req.headers.get("origin");
-  if (origin !== null) {
-    const rows = await app.db.sql`
-      select 1 from workspaces where allowed_origins @> array[${origin}]::text[] limit 1`;
-    if (rows.length) {
-      headers.set("Access-Control-Allow-Origin", origin);
-      headers.set("Access-Control-Allow-Credentials", "true");
-      headers.set("Access-Control-Allow-Methods", PREFLIGHT_METHODS);
-      headers.set("Access-Control-Allow-Headers", PREFLIGHT_HEADERS);
-      headers.set("Access-Control-Max-Age", "600");
-    }
+  if (origin !== null && await allowedByAnyWorkspace(app, origin)) {
+    headers.set("Access-Control-Allow-Origin", origin);
+    headers.set("Access-Control-Allow-Credentials", "true");
+    headers.set("Access-Control-Allow-Methods", PREFLIGHT_METHODS);
+    headers.set("Access-Control-Allow-Headers", PREFLIGHT_HEADERS);
+    headers.set("Access-Control-Max-Age", "600");
   }
   return new Response(null, { status: 204, headers });
+}
+
+/**
+ * An answer given before the workspace is known (401, unknown workspace) follows the
+ * preflight's policy, so a browser app on an allowed origin can read why it was refused.
+ */
+export async function applyUnresolvedWorkspaceCors(
+  app: AppContext,
+  req: Request,
+  headers: Headers,
+) {
+  headers.set("Vary", "Origin");
+  const origin = req.headers.get("origin");
+  if (origin !== null && await allowedByAnyWorkspace(app, origin)) {
+    headers.set("Access-Control-Allow-Origin", origin);
+    headers.set("Access-Control-Allow-Credentials", "true");
+  }
 }

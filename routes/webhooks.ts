@@ -45,7 +45,7 @@ const SIGNING_NOTE = "Every delivery is a POST of `{id, type, created_at, worksp
   "delivery when any matches. data.sequence numbers the events of one session (deliveries " +
   "run concurrently and may arrive out of order or, after a crash, twice: deduplicate by id).";
 
-const webhookJson = object({
+const webhookShape = {
   id: uuid(),
   url: string(),
   events: array(enumOf(EVENT_TYPES)),
@@ -53,16 +53,10 @@ const webhookJson = object({
   disabled_at: nullable(dateTime()),
   disabled_reason: nullable(string()),
   created_at: dateTime(),
-});
-
+};
+const webhookJson = object(webhookShape);
 const createdWebhookJson = object({
-  id: uuid(),
-  url: string(),
-  events: array(enumOf(EVENT_TYPES)),
-  status: enumOf(["active", "disabled"]),
-  disabled_at: nullable(dateTime()),
-  disabled_reason: nullable(string()),
-  created_at: dateTime(),
+  ...webhookShape,
   signing_secret: string({ description: "The workspace's signing secret (whsec_...)." }),
 });
 

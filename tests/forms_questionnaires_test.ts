@@ -309,6 +309,26 @@ test("cors: preflights of authenticated routes allow only configured origins", a
   assert.notEqual(no.headers.get("access-control-allow-origin"), "*");
 });
 
+test("cors: a 401 to an allowed origin is readable by that browser app, not by others", async () => {
+  const user = await registerUser(service);
+  await post("/api/v1/workspace", user, { allowed_origins: ["https://expired.example"] }, "PATCH")
+    .then((r) => r.body?.cancel());
+  const expired = await service.fetch("/api/v1/questionnaires", {
+    headers: { origin: "https://expired.example", cookie: "service_token=expired-or-forged" },
+  });
+  assert.equal(expired.status, 401);
+  await expired.body?.cancel();
+  assert.equal(expired.headers.get("access-control-allow-origin"), "https://expired.example");
+  assert.equal(expired.headers.get("access-control-allow-credentials"), "true");
+  const foreign = await service.fetch("/api/v1/questionnaires", {
+    headers: { origin: "https://evil.example" },
+  });
+  assert.equal(foreign.status, 401);
+  await foreign.body?.cancel();
+  assert.equal(foreign.headers.get("access-control-allow-origin"), null);
+  assert.match(foreign.headers.get("vary") ?? "", /Origin/);
+});
+
 test("openapi: every forms route is documented and answers on its deprecated alias", async () => {
   const doc = await body<{ paths: Record<string, Record<string, unknown>> }>(
     await service.fetch("/api/openapi"),
