@@ -121,7 +121,6 @@ export function createHandler(app: AppContext): Handler {
           clientAddress: clientAddress(req, info, app.config.trustProxy),
           headers: extra,
         };
-        if (route.cors === "public") extra.set("Access-Control-Allow-Origin", "*");
         response = await runRoute(ctx, match.params);
       }
     } catch (err) {
@@ -142,7 +141,14 @@ export function createHandler(app: AppContext): Handler {
     for (const [name, value] of extra) {
       if (!headers.has(name)) headers.set(name, value);
     }
-    headers.set("X-Trace-Id", traceId);
+    // A replayed idempotent answer keeps the trace id its body names (the original request's
+    // log line); every other response carries this request's.
+    if (!headers.has("X-Trace-Id")) headers.set("X-Trace-Id", traceId);
+    // Public routes answer any origin, errors included (404, 405, maintenance), so an embed on
+    // another site can read and show them.
+    if (route?.cors === "public" || path.startsWith("/api/v1/public/")) {
+      headers.set("Access-Control-Allow-Origin", "*");
+    }
     if (path.startsWith("/api/v1/")) headers.set("X-API-Version", "v1");
     if (headers.has("Access-Control-Allow-Origin")) {
       headers.set("Access-Control-Expose-Headers", EXPOSED_HEADERS);

@@ -134,7 +134,10 @@ export function user(minRole: Role): AuthRule<UserPrincipal> {
         return await authenticateUser(ctx, minRole);
       } catch (err) {
         const unresolved = err instanceof ApiError && (err.status === 401 || err.status === 404);
-        if (unresolved && !ctx.headers.has("Access-Control-Allow-Origin")) {
+        if (
+          unresolved && ctx.route.cors === "workspace" &&
+          !ctx.headers.has("Access-Control-Allow-Origin")
+        ) {
           await applyUnresolvedWorkspaceCors(ctx.app, ctx.req, ctx.headers);
         }
         throw err;
@@ -176,6 +179,12 @@ async function authenticateUser(ctx: RequestContext, minRole: Role): Promise<Use
       "The token is invalid, revoked or expired; sign in again.",
     );
   }
+  // A workspace's allowed origins vouch only for that workspace's resources. User-wide
+  // routes (tokens, logout) trust the service's own origin alone: any admin can add a user
+  // to a workspace whose origins they choose, and must not gain the user's tokens by it.
+  const workspaceScoped = ctx.route.cors === "workspace";
+  const allowedOrigins = row.allowed_origins ?? [];
+  if (workspaceScoped) applyWorkspaceCors(req, ctx.headers, allowedOrigins);
   enforceLimit(
     ctx,
     app.limiter.hit(`user:${row.user_id}`, app.config.rateLimitUserPerMinute),
@@ -189,10 +198,8 @@ async function authenticateUser(ctx: RequestContext, minRole: Role): Promise<Use
       wanted ? "X-Workspace-Id" : null,
     );
   }
-  const allowedOrigins = row.allowed_origins ?? [];
-  applyWorkspaceCors(req, ctx.headers, allowedOrigins);
   if (found.viaCookie && !SAFE_METHODS.has(req.method)) {
-    checkCsrf(req, app.config.publicBaseUrl, allowedOrigins);
+    checkCsrf(req, app.config.publicBaseUrl, workspaceScoped ? allowedOrigins : []);
   }
   if (!roleAtLeast(row.role, minRole)) {
     throw new ApiError(

@@ -93,7 +93,19 @@ function routeKey(ctx: RequestContext, rawParams: Record<string, string>): strin
 function replay(row: KeyRow): Response {
   const headers = new Headers(row.headers ?? []);
   headers.set("Idempotent-Replayed", "true");
+  // The stored error body names the original request's trace id; the header must agree.
+  const traceId = row.body?.startsWith('{"error"') ? storedTraceId(row.body) : null;
+  if (traceId) headers.set("X-Trace-Id", traceId);
   return new Response(row.status === 204 ? null : row.body, { status: row.status!, headers });
+}
+
+function storedTraceId(body: string): string | null {
+  try {
+    const traceId = JSON.parse(body)?.error?.trace_id;
+    return typeof traceId === "string" ? traceId : null;
+  } catch {
+    return null;
+  }
 }
 
 function isExpired(row: KeyRow, now: Date): boolean {

@@ -1,6 +1,10 @@
-// The failed-login limiter: failures are recorded per e-mail and per client address in the
+// The failed-login limiter: attempts are recorded per e-mail and per client address in the
 // database (shared by every instance); past the limit a login is refused with 429 before any
 // password is checked, which also stops the expensive derivation being used for a DoS.
+//
+// An attempt is counted as a failure *before* the password is checked, and the count includes
+// it, so parallel guesses cannot all pass the check while each is still deriving: the k-th
+// attempt to be recorded sees at least k. A successful login deletes its attempt again.
 
 import type { AppContext } from "./router.ts";
 import { ApiError } from "./errors.ts";
@@ -13,11 +17,22 @@ function keys(email: string, address: string) {
   return { byEmail: `email:${email.toLowerCase()}`, byAddress: `addr:${address}` };
 }
 
-/** Throws 429 with Retry-After when the e-mail or the address has too many recent failures. */
-export async function checkLoginAllowed(app: AppContext, email: string, address: string) {
+/** Records the attempt; throws 429 with Retry-After when it is over either limit. */
+export async function beginLoginAttempt(
+  app: AppContext,
+  email: string,
+  address: string,
+): Promise<string> {
   const { byEmail, byAddress } = keys(email, address);
   const now = app.clock();
   const since = new Date(now.getTime() - LOGIN_WINDOW_MS);
+  const attempt = crypto.randomUUID();
+  // Old rows are useless to the limiter; pruning them here keeps the table small.
+  await app.db.sql`
+    delete from login_failures where key in (${byEmail}, ${byAddress}) and at <= ${since}`;
+  await app.db.sql`
+    insert into login_failures (key, at, attempt)
+    values (${byEmail}, ${now}, ${attempt}), (${byAddress}, ${now}, ${attempt})`;
   const [row] = await app.db.sql<
     { by_email: number; by_address: number; oldest: Date | null }
   >`
@@ -25,7 +40,9 @@ export async function checkLoginAllowed(app: AppContext, email: string, address:
            count(*) filter (where key = ${byAddress})::int as by_address,
            min(at) as oldest
     from login_failures where key in (${byEmail}, ${byAddress}) and at > ${since}`;
-  if (row.by_email >= LOGIN_FAILURES_PER_EMAIL || row.by_address >= LOGIN_FAILURES_PER_ADDRESS) {
+  if (row.by_email > LOGIN_FAILURES_PER_EMAIL || row.by_address > LOGIN_FAILURES_PER_ADDRESS) {
+    // A refused attempt checks no password, so it is not a failure of its own.
+    await forgetLoginAttempt(app, attempt);
     const oldest = row.oldest ?? now;
     const seconds = Math.max(
       1,
@@ -39,15 +56,10 @@ export async function checkLoginAllowed(app: AppContext, email: string, address:
       { "Retry-After": String(seconds) },
     );
   }
+  return attempt;
 }
 
-export async function recordLoginFailure(app: AppContext, email: string, address: string) {
-  const { byEmail, byAddress } = keys(email, address);
-  const now = app.clock();
-  await app.db.sql`
-    insert into login_failures (key, at) values (${byEmail}, ${now}), (${byAddress}, ${now})`;
-  // Old rows are useless to the limiter; pruning them here keeps the table small.
-  await app.db.sql`
-    delete from login_failures
-    where key in (${byEmail}, ${byAddress}) and at <= ${new Date(now.getTime() - LOGIN_WINDOW_MS)}`;
+/** The attempt succeeded (or was refused unchecked): it does not count as a failure. */
+export async function forgetLoginAttempt(app: AppContext, attempt: string) {
+  await app.db.sql`delete from login_failures where attempt = ${attempt}`;
 }

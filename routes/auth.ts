@@ -12,7 +12,7 @@ import {
 import { decodeCursor, listEnvelope, pageOf, pageQuery } from "../lib/cursor.ts";
 import { empty, frag } from "../lib/db.ts";
 import { ApiError } from "../lib/errors.ts";
-import { checkLoginAllowed, recordLoginFailure } from "../lib/login_limit.ts";
+import { beginLoginAttempt, forgetLoginAttempt } from "../lib/login_limit.ts";
 import { hashPassword, verifyPassword } from "../lib/password.ts";
 import { defineRoute, json } from "../lib/router.ts";
 import type { Plan } from "../lib/plan.ts";
@@ -123,7 +123,7 @@ export const routes = [
     responses: { 200: { description: "Signed in.", schema: sessionJson, headers: cookieHeader } },
     errors: [401, 429],
     handler: async ({ app, body, clientAddress }) => {
-      await checkLoginAllowed(app, body.email, clientAddress);
+      const attempt = await beginLoginAttempt(app, body.email, clientAddress);
       const [found] = await app.db.sql<
         { id: string; email: string; name: string; password_hash: string }
       >`select id, email, name, password_hash from users where lower(email) = lower(${body.email})`;
@@ -131,9 +131,9 @@ export const routes = [
       // answer and its timing do not tell which e-mails are registered.
       const ok = await verifyPassword(body.password, found?.password_hash ?? null);
       if (!ok || !found) {
-        await recordLoginFailure(app, body.email, clientAddress);
         throw new ApiError(401, "UNAUTHENTICATED", "E-mail or password is wrong.");
       }
+      await forgetLoginAttempt(app, attempt);
       const session = await issueToken(app.db.sql, found.id, "session", null, app.clock());
       const workspaces = await app.db.sql<WorkspaceRow>`
         select w.id, w.name, m.role, w.plan from memberships m
@@ -156,7 +156,6 @@ export const routes = [
     description: "Revokes the credential of this request (cookie or bearer token) and clears " +
       "the cookie, 204.",
     auth: user("viewer"),
-    cors: "workspace",
     responses: { 204: { description: "Signed out." } },
     handler: async ({ app, principal }) => {
       await app.db.sql`update auth_tokens set revoked_at = ${app.clock()}
@@ -176,7 +175,6 @@ export const routes = [
       "user's access. The token is shown only in this answer; only its SHA-256 digest is " +
       "kept. Idempotency-Key is not accepted here: a replay would have to store the token.",
     auth: user("viewer"),
-    cors: "workspace",
     body: object({ name: string({ min: 1, max: 200 }) }),
     responses: { 201: { description: "Created.", schema: tokenJson } },
     handler: async ({ app, body, principal }) => {
@@ -201,7 +199,6 @@ export const routes = [
     summary: "List bearer tokens",
     description: "The user's unrevoked bearer tokens (never the token values), newest first.",
     auth: user("viewer"),
-    cors: "workspace",
     query: pageQuery,
     responses: { 200: { description: "A page.", schema: listEnvelope(tokenListItem) } },
     handler: async ({ app, query, principal }) => {
@@ -232,7 +229,6 @@ export const routes = [
     summary: "Revoke a bearer token",
     description: "Revokes one of the user's bearer tokens, 204; effective on the next request.",
     auth: user("viewer"),
-    cors: "workspace",
     params: { id: uuid() },
     responses: { 204: { description: "Revoked." } },
     handler: async ({ app, params, principal }) => {

@@ -51,9 +51,12 @@ create index auth_tokens_user_idx on auth_tokens (user_id, created_at desc, id d
 
 -- Failed logins, per e-mail and per client address, for the login limiter (shared by
 -- every instance, so a spread-out attack is counted once).
+-- One row per login attempt and key (e-mail, address), written before the password is
+-- checked so parallel guesses all count; a successful attempt deletes its rows.
 create table login_failures (
   key text not null,
-  at timestamptz not null
+  at timestamptz not null,
+  attempt uuid not null
 );
 create index login_failures_key_idx on login_failures (key, at);
 

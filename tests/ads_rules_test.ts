@@ -431,6 +431,22 @@ test("ads: ordered by ad_started_at then id, paging neither skips nor repeats", 
   assert.deepEqual(got, expected.map((o) => o.id));
 });
 
+test("ads: limit defaults to 50 and offset to 0", async () => {
+  const key = await keyFor("beta");
+  const beta = fx.grants.get("beta")!;
+  const since = beta.since;
+  const until = since + 31 * DAY;
+  const expected = expectedOccurrences(fx, beta, since, until);
+  assert.ok(expected.length > 50, `fixture needs more than 50 rows, has ${expected.length}`);
+  const res = await get(`/api/v1/ads?since=${iso(since)}&until=${iso(until)}`, key);
+  assert.equal(res.json.meta.limit, 50);
+  assert.equal(res.json.meta.offset, 0);
+  assert.deepEqual(
+    res.json.data.map((o: { id: string }) => o.id),
+    expected.slice(0, 50).map((o) => o.id),
+  );
+});
+
 test("ads: occurrence fields are UTC with Z and the duration is end minus start", async () => {
   const key = await keyFor("beta");
   const res = await get("/api/v1/ads?limit=100", key);

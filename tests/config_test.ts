@@ -13,6 +13,10 @@ test("config: defaults apply when nothing is set", () => {
   assert.equal(config.rateLimitKeyPerMinute, 60);
   assert.equal(config.rateLimitPublicPerMinute, 120);
   assert.equal(config.rateLimitUserPerMinute, 600);
+  assert.equal(config.planFreeAnswersPerMonth, 1000);
+  assert.equal(config.planProAnswersPerMonth, 100_000);
+  assert.equal(config.defaultPlan, "free");
+  assert.equal(config.webhookAllowPrivateTargets, false);
   assert.deepEqual(config.webhookRetryDelays, [
     5,
     300,

@@ -148,13 +148,68 @@ test("auth: repeated failed logins per e-mail are 429 with Retry-After", async (
   await other.body?.cancel();
 });
 
+test("auth: parallel failed logins cannot pass the per-e-mail limit together", async () => {
+  const email = `burst${crypto.randomUUID().slice(0, 8)}@example.com`;
+  const guesses = await Promise.all(
+    Array.from({ length: 16 }, (_, i) => login(email, `guess-${i}`, `198.51.100.${100 + i}`)),
+  );
+  const statuses = guesses.map((r) => r.status);
+  await Promise.all(guesses.map((r) => r.body?.cancel()));
+  // Never more checked guesses than the limit; under a burst the count may refuse a few more
+  // (an attempt counts the ones recorded beside it), which errs on the safe side.
+  const checked = statuses.filter((s) => s === 401).length;
+  assert.ok(checked >= 1 && checked <= 10, statuses.join(","));
+  assert.equal(statuses.filter((s) => s === 429).length, 16 - checked, statuses.join(","));
+});
+
+test("auth: a workspace's allowed origins cannot mint tokens for its members (CSRF/CORS)", async () => {
+  // An attacker's workspace trusts the attacker's origin and adds the victim as a viewer.
+  const attacker = await registerUser(service);
+  const victim = await registerUser(service);
+  const evil = "https://evil.example";
+  const patch = await service.fetch("/api/v1/workspace", {
+    method: "PATCH",
+    headers: attacker.headers(),
+    body: JSON.stringify({ allowed_origins: [evil] }),
+  });
+  assert.equal(patch.status, 200);
+  await patch.body?.cancel();
+  await addMember(attacker, victim, "viewer");
+  const mint = await service.fetch("/api/v1/auth/tokens", {
+    method: "POST",
+    headers: victim.headers({ origin: evil, "x-workspace-id": attacker.workspaceId }),
+    body: JSON.stringify({ name: "stolen" }),
+  });
+  assert.equal(mint.status, 403);
+  assert.equal(mint.headers.get("access-control-allow-origin"), null);
+  await mint.body?.cancel();
+  const list = await service.fetch("/api/v1/auth/tokens", {
+    headers: victim.headers({ origin: evil, "x-workspace-id": attacker.workspaceId }),
+  });
+  assert.equal(list.headers.get("access-control-allow-origin"), null);
+  await list.body?.cancel();
+  const preflight = await service.fetch("/api/v1/auth/tokens", {
+    method: "OPTIONS",
+    headers: { origin: evil, "access-control-request-method": "POST" },
+  });
+  assert.equal(preflight.headers.get("access-control-allow-origin"), null);
+  await preflight.body?.cancel();
+  // The workspace's own resources still honour its origins.
+  const own = await service.fetch("/api/v1/questionnaires", {
+    headers: victim.headers({ origin: evil, "x-workspace-id": attacker.workspaceId }),
+  });
+  assert.equal(own.headers.get("access-control-allow-origin"), evil);
+  await own.body?.cancel();
+});
+
 test("auth: repeated failed logins per address are 429", async () => {
   const address = "192.0.2.200";
   const now = new Date();
   // 50 failures recorded from one address (as 50 earlier attempts would), with other e-mails.
   for (let i = 0; i < 50; i++) {
     await service.db
-      .sql`insert into login_failures (key, at) values (${`addr:${address}`}, ${now})`;
+      .sql`insert into login_failures (key, at, attempt)
+        values (${`addr:${address}`}, ${now}, ${crypto.randomUUID()})`;
   }
   const res = await login(owner.email, owner.password, address);
   assert.equal(res.status, 429);

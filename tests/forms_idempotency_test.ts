@@ -152,7 +152,9 @@ test("idempotency: a 4xx answer is stored and replayed", async () => {
   });
   assert.equal(again.status, 400);
   assert.equal(again.headers.get("idempotent-replayed"), "true");
-  assert.deepEqual(await body(again), await body(bad));
+  const replayed = await body<{ error: { trace_id: string } }>(again);
+  assert.deepEqual(replayed, await body(bad));
+  assert.equal(again.headers.get("x-trace-id"), replayed.error.trace_id, "header and body agree");
 });
 
 test("idempotency: while the first request is still running, a repeat is 409", async () => {

@@ -43,7 +43,7 @@ test("ratelimit: authenticated routes allow RATE_LIMIT_USER_PER_MINUTE per user,
   const limited = await call();
   assert.equal(limited.status, 429);
   assert.ok(Number(limited.headers.get("retry-after")) >= 1);
-  await limited.body?.cancel();
+  assert.equal((await body<{ error: { code: string } }>(limited)).error.code, "RATE_LIMITED");
   const cookie = await service.fetch("/api/v1/workspace", { headers: user.headers() });
   assert.equal(cookie.status, 429, "counted per user, whatever the credential");
   await cookie.body?.cancel();
@@ -51,6 +51,26 @@ test("ratelimit: authenticated routes allow RATE_LIMIT_USER_PER_MINUTE per user,
   const fresh = await service.fetch("/api/v1/workspace", { headers: other.headers() });
   assert.equal(fresh.status, 200);
   await fresh.body?.cancel();
+});
+
+test("ratelimit: a 429 to an allowed origin keeps the workspace CORS headers", async () => {
+  const user = await registerUser(service);
+  const origin = "https://limited.example";
+  const patch = await service.fetch("/api/v1/workspace", {
+    method: "PATCH",
+    headers: user.headers(),
+    body: JSON.stringify({ allowed_origins: [origin] }),
+  });
+  assert.equal(patch.status, 200);
+  await patch.body?.cancel();
+  let res: Response;
+  do {
+    res = await service.fetch("/api/v1/workspace", { headers: user.headers({ origin }) });
+    await res.body?.cancel();
+  } while (res.status === 200);
+  assert.equal(res.status, 429);
+  assert.equal(res.headers.get("access-control-allow-origin"), origin);
+  assert.match(res.headers.get("vary") ?? "", /Origin/);
 });
 
 test("ratelimit: close the service", async () => {

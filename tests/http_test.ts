@@ -82,13 +82,25 @@ test("http: unknown route is 404 NOT_FOUND in the envelope", async () => {
     "trace_id",
   ]);
   assert.equal((data.error as { code: string }).code, "NOT_FOUND");
+  assert.equal((data.error as { field: unknown }).field, null, "no single field is at fault");
+});
+
+test("http: an error under /api/v1/public/ is readable from any origin", async () => {
+  const res = await service.fetch("/api/v1/public/no-such-thing", {
+    headers: { origin: "https://site.example" },
+  });
+  assert.equal(res.status, 404);
+  assert.equal(res.headers.get("access-control-allow-origin"), "*");
+  await res.body?.cancel();
 });
 
 test("http: wrong method is 405 with an Allow header", async () => {
   const res = await service.fetch("/status", { method: "DELETE" });
   assert.equal(res.status, 405);
   assert.equal(res.headers.get("allow"), "GET");
-  assert.equal((await body<{ error: { code: string } }>(res)).error.code, "METHOD_NOT_ALLOWED");
+  const data = await body<{ error: { code: string; field: unknown } }>(res);
+  assert.equal(data.error.code, "METHOD_NOT_ALLOWED");
+  assert.equal(data.error.field, null);
 });
 
 test("http: X-Trace-Id is on every response and equals error.trace_id", async () => {

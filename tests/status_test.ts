@@ -45,6 +45,12 @@ test("status: maintenance on --until makes /status 503 maintenance and /api/ rou
     const retry = Number(api.headers.get("retry-after"));
     assert.ok(retry > 0 && retry <= 120, `Retry-After ${retry}`);
     assert.equal((await body<{ error: { code: string } }>(api)).error.code, "DEGRADED");
+    const embed = await service.fetch("/api/v1/public/q/any", {
+      headers: { origin: "https://site.example" },
+    });
+    assert.equal(embed.status, 503);
+    assert.equal(embed.headers.get("access-control-allow-origin"), "*", "embeds can show it");
+    await embed.body?.cancel();
     const openapi = await service.fetch("/api/openapi");
     assert.equal(openapi.status, 503);
     await openapi.body?.cancel();
