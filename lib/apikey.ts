@@ -15,7 +15,7 @@ const KEY_SHAPE = /^onda_ads_[A-Za-z0-9_-]{43}$/;
 const SHOWN_PREFIX_LENGTH = KEY_PREFIX.length + 4;
 
 /** Query parameters that look like a credential: refused so keys never travel in URLs. */
-const KEY_QUERY_PARAMS = ["api_key", "key", "token", "access_token"];
+export const KEY_QUERY_PARAMS = ["api_key", "key", "token", "access_token"];
 
 export interface NewKey {
   key: string;

@@ -9,6 +9,7 @@ import { type AppContext, json, matchRoute, type RequestContext, type Route } fr
 import { parsePath, parseQuery } from "./schema.ts";
 import { traceIdFrom } from "./trace.ts";
 import { withIdempotency } from "./idempotency.ts";
+import { KEY_QUERY_PARAMS } from "./apikey.ts";
 import { workspacePreflight } from "./cors.ts";
 import { successorOf, SUNSET, SUNSET_HTTP } from "./versioning.ts";
 
@@ -48,9 +49,14 @@ export function createHandler(app: AppContext): Handler {
 
     const successor = successorOf(path);
     if (successor) {
+      // The twin's query, less any credential a client wrongly put in the URL: a response
+      // header must not repeat it to every proxy and log on the way back.
+      const query = new URLSearchParams(url.search);
+      for (const name of KEY_QUERY_PARAMS) query.delete(name);
+      const search = query.size ? `?${query}` : "";
       extra.set(
         "Link",
-        `<${successor}${url.search}>; rel="successor-version"; type="application/json"`,
+        `<${successor}${search}>; rel="successor-version"; type="application/json"`,
       );
       path = successor;
     }

@@ -271,6 +271,17 @@ test("http: deprecated unprefixed alias answers as its v1 twin with Deprecation,
   assert.equal(v1.headers.get("deprecation"), null);
 });
 
+test("http: the alias Link header never repeats a credential from the query", async () => {
+  const res = await service.fetch("/api/probe/items/3?limit=7&api_key=onda_ads_leak&token=t0k3n");
+  await res.body?.cancel();
+  const link = res.headers.get("link") ?? "";
+  assert.equal(
+    link,
+    '</api/v1/probe/items/3?limit=7>; rel="successor-version"; type="application/json"',
+  );
+  assert.doesNotMatch(link, /onda_ads_leak|t0k3n/);
+});
+
 test("http: after the sunset moment the alias is 404 with the Link header", async () => {
   service.clock.set("2026-12-31T23:59:58Z");
   const atSunset = await service.fetch("/api/probe/items/3");
