@@ -243,18 +243,19 @@ test("export: the stream reads the database one batch at a time as the client re
 test("export: memory stays bounded while a large export streams", async () => {
   const created = await createExport(owner, "csv");
   const exp = await body<{ download_url: string }>(created);
-  // Warm up, then measure the growth of the whole process while streaming (the embedded
-  // database lives in this process too, so the bound is loose).
-  const before = Deno.memoryUsage().rss;
+  // The JS heap, not RSS: the embedded database's wasm memory lives in this process too and
+  // moves RSS for its own reasons. The bench measures the server's RSS on 1 M answers; the
+  // test above pins that batches are read only as the client pulls.
+  const before = Deno.memoryUsage().heapUsed;
   let peak = before;
   let bytes = 0;
   const res = await service.fetch(exp.download_url, { headers: owner.headers() });
   for await (const chunk of res.body!) {
     bytes += chunk.length;
-    peak = Math.max(peak, Deno.memoryUsage().rss);
+    peak = Math.max(peak, Deno.memoryUsage().heapUsed);
   }
   assert.ok(bytes > 300_000);
-  assert.ok(peak - before < 100 * 1024 * 1024, `RSS grew ${(peak - before) >> 20} MiB`);
+  assert.ok(peak - before < 64 * 1024 * 1024, `heap grew ${(peak - before) >> 20} MiB`);
 });
 
 test("export: sessions started after the export was requested are not in it", async () => {
