@@ -111,7 +111,7 @@ export const adsCommands: Command[] = [
       const label = flag(args, "label") ?? null;
       const [account] = await ctx.db.sql`select id from ads_accounts where id = ${id}`;
       if (!account) refuse(`no account ${id}`);
-      const key = await generateKey();
+      const key = generateKey();
       const [row] = await ctx.db.sql<{ id: string }>`
         insert into ads_api_keys (account_id, digest, prefix, label, permissions)
         values (${id}, decode(${key.digestHex}, 'hex'), ${key.prefix}, ${label},

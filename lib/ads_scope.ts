@@ -28,10 +28,15 @@ export interface Scope {
   /** requested ∩ granted; null = nothing can match. */
   period: Period | null;
   stations: string[];
-  /** Brands an occurrence must carry one of (the brand_id filter, or every granted brand). */
-  matchBrands: string[];
-  /** Brands shown in an occurrence's list and in by_brand: always the granted ones. */
-  shownBrands: string[];
+  /**
+   * As SQL text[] expressions: the brands an occurrence must carry one of (the brand_id
+   * filter, or every granted brand), and the brands shown in an occurrence's list and in
+   * by_brand (always the granted ones). The granted list is read from the grant row in the
+   * query rather than sent: shipping and parsing thousands of ids in every query cost more
+   * than the rest of an /ads request.
+   */
+  matchBrandsSql: Fragment;
+  shownBrandsSql: Fragment;
   /** True when no row can match, so the handler need not ask the database. */
   empty: boolean;
   accountId: string;
@@ -69,20 +74,20 @@ export function resolveScope(principal: AdsPrincipal, query: ScopeQuery, now: Da
     }
     stations = [query.station_id];
   }
-  let matchBrands = principal.brands;
-  if (query.brand_id !== undefined) {
-    if (!matchBrands.includes(query.brand_id)) {
-      throw new ApiError(404, "NOT_FOUND", "No such brand in this account's scope.", "brand_id");
-    }
-    matchBrands = [query.brand_id];
+  if (query.brand_id !== undefined && !principal.brandFilterGranted) {
+    throw new ApiError(404, "NOT_FOUND", "No such brand in this account's scope.", "brand_id");
   }
+  const grantedBrands =
+    frag`(select known_brand_ids from ads_grants where account_id = ${principal.account.id})`;
   return {
     requested,
     period,
     stations,
-    matchBrands,
-    shownBrands: principal.brands,
-    empty: period === null || stations.length === 0 || matchBrands.length === 0,
+    matchBrandsSql: query.brand_id === undefined
+      ? grantedBrands
+      : frag`array[${query.brand_id}::text]`,
+    shownBrandsSql: grantedBrands,
+    empty: period === null || stations.length === 0 || principal.brandCount === 0,
     accountId: principal.account.id,
     accountFigures: query.brand_id === undefined,
     accountBrandFigures: query.brand_id === undefined && query.station_id === undefined,
@@ -96,10 +101,10 @@ export function resolveScope(principal: AdsPrincipal, query: ScopeQuery, now: Da
  * becomes a hashed subplan, built once per query and probed in constant time. The first two
  * brands of a row (nearly always all of them) are probed directly.
  */
-export function anyBrandIn(column: Fragment, brands: string[]): Fragment {
-  return frag`(${column}[1] in (select unnest(${brands}::text[]))
-    or ${column}[2] in (select unnest(${brands}::text[]))
-    or (cardinality(${column}) > 2 and (select bool_or(x in (select unnest(${brands}::text[])))
+export function anyBrandIn(column: Fragment, brands: Fragment): Fragment {
+  return frag`(${column}[1] in (select unnest(${brands}))
+    or ${column}[2] in (select unnest(${brands}))
+    or (cardinality(${column}) > 2 and (select bool_or(x in (select unnest(${brands})))
                                           from unnest(${column}[3:]) as x)))`;
 }
 
@@ -108,7 +113,7 @@ export function visibleOccurrences(scope: Scope, from: Date, until: Date): Fragm
   return frag`o.review_state = 'confirmed'
     and o.station_id = any(${scope.stations}::text[])
     and o.ad_started_at >= ${from}::timestamptz and o.ad_started_at < ${until}::timestamptz
-    and ${anyBrandIn(frag`o.brand_ids`, scope.matchBrands)}
+    and ${anyBrandIn(frag`o.brand_ids`, scope.matchBrandsSql)}
     and o.snapshot_seq in (select seq from ads_snapshots where approved_at is not null)`;
 }
 
@@ -116,8 +121,10 @@ export function visibleOccurrences(scope: Scope, from: Date, until: Date): Fragm
 export interface FigureSql {
   /** `with ...` clause (always at least one CTE). */
   ctes: Fragment;
-  /** Rows (station_id, day, occurrences, duration_ms, human_ms): one count per occurrence. */
-  stationDays: Fragment;
+  /** Rows (station_id, occurrences, duration_ms, human_ms), to sum per station. */
+  stations: Fragment;
+  /** Rows (day, occurrences, duration_ms, human_ms), to sum per day: one count per occurrence. */
+  days: Fragment;
   /** Rows (brand_id, occurrences, duration_ms, human_ms): one per occurrence and shown brand. */
   brands: Fragment;
 }
@@ -143,13 +150,14 @@ export function figureSql(scope: Scope): FigureSql {
     frag`select b.id as brand_id, r.occurrences, r.duration_ms, r.human_ms
        from ${source} r
        cross join lateral unnest(r.brand_ids) as b(id)
-      where b.id in (select unnest(${scope.shownBrands}::text[]))`;
+      where b.id in (select unnest(${scope.shownBrandsSql}))`;
   const firstDay = ceilDay(since);
   const endDay = floorDay(until);
   if (firstDay >= endDay) {
     return {
       ctes: frag`with raw_rows as (${raw(since, until)})`,
-      stationDays: frag`select station_id, day, ${FIGURES} from raw_rows`,
+      stations: frag`select station_id, ${FIGURES} from raw_rows`,
+      days: frag`select day, ${FIGURES} from raw_rows`,
       brands: brandsOf(frag`raw_rows`),
     };
   }
@@ -158,22 +166,42 @@ export function figureSql(scope: Scope): FigureSql {
                      where false`];
   if (since < firstDay) edges.push(raw(since, firstDay));
   if (endDay < until) edges.push(raw(endDay, until));
-  const days = frag`day >= ${dayString(firstDay)}::date and day < ${dayString(endDay)}::date`;
+  const inDays = frag`day >= ${dayString(firstDay)}::date and day < ${dayString(endDay)}::date`;
   const ctes = frag`with raw_rows as (${join(edges, frag` union all `)}),
     daily_rows as (
       select d.station_id, d.day, d.brand_ids, d.occurrences, d.duration_ms, d.human_ms
         from ads_daily d
        where ${
     scope.accountFigures ? frag`false` : frag`d.station_id = any(${scope.stations}::text[])
-         and d.${days} and ${anyBrandIn(frag`d.brand_ids`, scope.matchBrands)}`
+         and d.${inDays} and ${anyBrandIn(frag`d.brand_ids`, scope.matchBrandsSql)}`
   })`;
   const stationDays = scope.accountFigures
     ? frag`select station_id, day, ${FIGURES} from ads_account_daily
             where account_id = ${scope.accountId} and station_id = any(${scope.stations}::text[])
-              and ${days}
+              and ${inDays}
            union all select station_id, day, ${FIGURES} from raw_rows`
     : frag`select station_id, day, ${FIGURES} from daily_rows
            union all select station_id, day, ${FIGURES} from raw_rows`;
+  const stations = scope.accountFigures
+    // Running totals per station: two lookups per station (the last day minus the day before
+    // the first), whatever the length of the period.
+    ? frag`select e.station_id, e.cum_occurrences - coalesce(b.cum_occurrences, 0) as occurrences,
+                  e.cum_duration_ms - coalesce(b.cum_duration_ms, 0) as duration_ms,
+                  e.cum_human_ms - coalesce(b.cum_human_ms, 0) as human_ms
+             from ads_account_daily e
+             left join ads_account_daily b
+               on b.account_id = e.account_id and b.station_id = e.station_id
+              and b.day = ${dayString(firstDay)}::date - 1
+            where e.account_id = ${scope.accountId}
+              and e.station_id = any(${scope.stations}::text[])
+              and e.day = ${dayString(endDay)}::date - 1
+           union all select station_id, ${FIGURES} from raw_rows`
+    : frag`select station_id, ${FIGURES} from (${stationDays}) s`;
+  const dayFigures = scope.accountBrandFigures
+    ? frag`select day, ${FIGURES} from ads_account_day_totals
+            where account_id = ${scope.accountId} and ${inDays}
+           union all select day, ${FIGURES} from raw_rows`
+    : frag`select day, ${FIGURES} from (${stationDays}) s`;
   const brands = scope.accountBrandFigures
     // Running totals: the figures of the whole days are two lookups per brand (the last day
     // minus the day before the first), whatever the length of the period.
@@ -192,20 +220,24 @@ export function figureSql(scope: Scope): FigureSql {
     // Account totals but a station filter: brands per station come from ads_daily.
     ? frag`select b.id as brand_id, d.occurrences, d.duration_ms, d.human_ms
              from ads_daily d cross join lateral unnest(d.brand_ids) as b(id)
-            where d.station_id = any(${scope.stations}::text[]) and d.${days}
-              and b.id in (select unnest(${scope.shownBrands}::text[]))
+            where d.station_id = any(${scope.stations}::text[]) and d.${inDays}
+              and b.id in (select unnest(${scope.shownBrandsSql}))
            union all ${brandsOf(frag`raw_rows`)}`
     : frag`${brandsOf(frag`daily_rows`)} union all ${brandsOf(frag`raw_rows`)}`;
-  return { ctes, stationDays, brands };
+  return { ctes, stations, days: dayFigures, brands };
 }
 
-/** Visible occurrences in the scope (one per occurrence, whatever its number of brands). */
-export async function countVisible(sql: Sql, scope: Scope): Promise<number> {
+/**
+ * The number of visible occurrences in the scope (one per occurrence, whatever its number of
+ * brands), as CTEs and a scalar subquery, so a page and its total are one statement.
+ */
+export function totalSql(scope: Scope): { ctes: Fragment; total: Fragment } {
   const figures = figureSql(scope);
-  const [row] = await sql<{ total: number }>`
-    ${figures.ctes}
-    select coalesce(sum(f.occurrences), 0)::int8 as total from (${figures.stationDays}) f`;
-  return row.total;
+  return {
+    ctes: figures.ctes,
+    total: frag`(select coalesce(sum(f.occurrences), 0)::int8
+                   from (${scope.accountBrandFigures ? figures.days : figures.stations}) f)`,
+  };
 }
 
 /**
@@ -215,25 +247,54 @@ export async function countVisible(sql: Sql, scope: Scope): Promise<number> {
  */
 export async function refreshAccountFigures(tx: Sql, accountId: string): Promise<void> {
   await tx`delete from ads_account_daily where account_id = ${accountId}`;
+  await tx`delete from ads_account_day_totals where account_id = ${accountId}`;
   await tx`delete from ads_account_brand_totals where account_id = ${accountId}`;
   const [grant] = await tx<
     { station_ids: string[]; brand_ids: string[]; period_since: Date; period_until: Date }
   >`select station_ids, brand_ids, period_since, period_until from ads_grants
      where account_id = ${accountId}`;
   if (!grant) return;
+  await tx`
+    update ads_grants g
+       set known_station_ids = array(select x from unnest(g.station_ids) as x
+                                      where x in (select id from ads_stations) order by x),
+           known_brand_ids = array(select x from unnest(g.brand_ids) as x
+                                    where x in (select id from ads_brands) order by x)
+     where g.account_id = ${accountId}`;
   const from = dayString(ceilDay(grant.period_since));
   const to = dayString(floorDay(grant.period_until));
+  // Dense from each station's first day with data to the grant's last whole day, with running
+  // totals, so any whole days of a station are the difference of two rows.
   await tx`
     insert into ads_account_daily (account_id, day, station_id, occurrences, duration_ms,
-                                   human_ms)
-    select ${accountId}, d.day, d.station_id, sum(d.occurrences), sum(d.duration_ms),
-           sum(d.human_ms)
-      from ads_daily d
-     where d.station_id = any(${grant.station_ids}::text[])
-       and d.day >= ${from}::date and d.day < ${to}::date
-       and ${anyBrandIn(frag`d.brand_ids`, grant.brand_ids)}
-     group by d.day, d.station_id
-     order by d.station_id, d.day`;
+                                   human_ms, cum_occurrences, cum_duration_ms, cum_human_ms)
+    with per_day as (
+      select d.day, d.station_id, sum(d.occurrences) as occurrences,
+             sum(d.duration_ms) as duration_ms, sum(d.human_ms) as human_ms
+        from ads_daily d
+       where d.station_id = any(${grant.station_ids}::text[])
+         and d.day >= ${from}::date and d.day < ${to}::date
+         and ${anyBrandIn(frag`d.brand_ids`, frag`${grant.brand_ids}::text[]`)}
+       group by d.day, d.station_id
+    ),
+    grid as (
+      select f.station_id, g.day::date as day
+        from (select station_id, min(day) as first from per_day group by station_id) f
+        cross join lateral generate_series(f.first, ${to}::date - 1, interval '1 day') as g(day)
+    )
+    select ${accountId}, grid.day, grid.station_id, coalesce(p.occurrences, 0),
+           coalesce(p.duration_ms, 0), coalesce(p.human_ms, 0),
+           sum(coalesce(p.occurrences, 0)) over w, sum(coalesce(p.duration_ms, 0)) over w,
+           sum(coalesce(p.human_ms, 0)) over w
+      from grid left join per_day p on p.station_id = grid.station_id and p.day = grid.day
+    window w as (partition by grid.station_id order by grid.day)
+     order by grid.station_id, grid.day`;
+  await tx`
+    insert into ads_account_day_totals (account_id, day, occurrences, duration_ms, human_ms)
+    select account_id, day, sum(occurrences), sum(duration_ms), sum(human_ms)
+      from ads_account_daily where account_id = ${accountId}
+     group by account_id, day
+     order by day`;
   // Running totals per brand, one row for every day from the brand's first occurrence to the
   // grant's last whole day, so that any period's figures are a difference of two rows.
   await tx`
@@ -271,7 +332,7 @@ export async function refreshAccountFigures(tx: Sql, accountId: string): Promise
                     and o.station_id = any(${grant.station_ids}::text[])
                     and o.ad_started_at >= ${grant.period_since}::timestamptz
                     and o.ad_started_at < ${grant.period_until}::timestamptz
-                    and ${anyBrandIn(frag`o.brand_ids`, grant.brand_ids)}
+                    and ${anyBrandIn(frag`o.brand_ids`, frag`${grant.brand_ids}::text[]`)}
                   limit 1)
           order by s.exported_at desc
           limit 1)

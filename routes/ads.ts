@@ -2,7 +2,6 @@
 
 import { apiKey } from "../lib/apikey.ts";
 import {
-  countVisible,
   newestOccurrenceSnapshot,
   NOTICE_ADS,
   periodMeta,
@@ -10,6 +9,7 @@ import {
   periodQuery,
   resolveScope,
   scopeId,
+  totalSql,
   visibleOccurrences,
 } from "../lib/ads_scope.ts";
 import { isoUtc } from "../lib/period.ts";
@@ -92,11 +92,13 @@ export const routes = [
         return json({ data: [], meta });
       }
       const { since, until } = scope.period!;
-      const [rows, total] = await Promise.all([
-        // The page is chosen first (index order, stopping after offset + limit rows); the
-        // station names and the granted brands are then looked up for those rows only.
-        app.db.sql<OccurrenceRow>`
-          with p as (
+      const count = totalSql(scope);
+      // One statement: the page is chosen first (index order, stopping after offset + limit
+      // rows), station names and granted brands are looked up for those rows only, and the
+      // total rides along on every row (or on the one row of an empty page).
+      const rows = await app.db.sql<OccurrenceRow & { total: number }>`
+          ${count.ctes},
+          p as (
             select o.id, o.station_id, o.ad_started_at, o.ad_ended_at, o.duration_ms,
                    o.duration_precision, o.review_state, o.brand_ids
               from ads_occurrences o
@@ -104,28 +106,29 @@ export const routes = [
              order by o.ad_started_at, o.id
              limit ${query.limit} offset ${query.offset}
           ),
-          pb as (
-            select p.id, json_agg(json_build_object('id', b.id, 'name', b.name) order by b.id)
-                     as brands
-              from p cross join lateral unnest(p.brand_ids) as x(id)
-              join ads_brands b on b.id = x.id
-             where x.id = any(${scope.shownBrands}::text[])
-             group by p.id
+          page as (
+            select p.id, p.station_id, s.name as station_name, p.ad_started_at, p.ad_ended_at,
+                   p.duration_ms, p.duration_precision, p.review_state,
+                   coalesce((select json_agg(json_build_object('id', b.id, 'name', b.name)
+                                             order by b.id)
+                               from ads_brands b
+                              where b.id = any(p.brand_ids)
+                                -- Not a join: a hashed subplan, built once per query.
+                                and (b.id in (select unnest(${scope.shownBrandsSql}))) is true),
+                            '[]') as brands
+              from p
+              join ads_stations s on s.id = p.station_id
           )
-          select p.id, p.station_id, s.name as station_name, p.ad_started_at, p.ad_ended_at,
-                 p.duration_ms, p.duration_precision, p.review_state,
-                 coalesce(pb.brands, '[]') as brands
-            from p
-            join ads_stations s on s.id = p.station_id
-            left join pb on pb.id = p.id
-           order by p.ad_started_at, p.id`,
-        countVisible(app.db.sql, scope),
-      ]);
+          select ${count.total} as total, page.*
+            from (select 1) one left join page on true
+           order by page.ad_started_at, page.id`;
+      const total = rows[0].total;
+      const data = rows[0].id === null ? [] : rows;
       meta.total = total;
-      meta.has_more = query.offset + rows.length < total;
+      meta.has_more = query.offset + data.length < total;
       meta.snapshot_exported_at = newestOccurrenceSnapshot(principal);
       return json({
-        data: rows.map((row) => ({
+        data: data.map((row) => ({
           id: row.id,
           station_id: row.station_id,
           station_name: row.station_name,

@@ -34,7 +34,7 @@ const summarySchema = object({
 });
 
 interface FigureRow {
-  kind: "total" | "station" | "day" | "brand";
+  kind: "total" | "station" | "day" | "brand" | "station_name";
   key: string | null;
   name: string | null;
   occurrences: number;
@@ -52,26 +52,34 @@ function toFigures(row: FigureRow | undefined) {
   };
 }
 
-/** Totals, per station, per day (one count per occurrence) and per brand, in one query. */
-function summaryRows(sql: Sql, figures: FigureSql) {
+/**
+ * Totals, per station, per day (one count per occurrence) and per brand, and the names of the
+ * scope's stations, in one query.
+ */
+function summaryRows(sql: Sql, figures: FigureSql, stations: string[]) {
   return sql<FigureRow>`
     ${figures.ctes},
-    f as (${figures.stationDays}),
+    f as (${figures.stations}),
+    fd as (${figures.days}),
     fb as (${figures.brands}),
     g as (
-      select case grouping(f.station_id, f.day) when 3 then 'total' when 1 then 'station'
-             else 'day' end as kind,
-             coalesce(f.station_id, f.day::text) as key,
-             sum(f.occurrences)::int8 as occurrences, sum(f.duration_ms)::int8 as duration_ms,
-             sum(f.human_ms)::int8 as human_ms
-        from f group by grouping sets ((), (f.station_id), (f.day))
+      select 'station' as kind, f.station_id as key, sum(f.occurrences)::int8 as occurrences,
+             sum(f.duration_ms)::int8 as duration_ms, sum(f.human_ms)::int8 as human_ms
+        from f group by f.station_id
+      union all
+      select case grouping(fd.day) when 1 then 'total' else 'day' end, fd.day::text,
+             sum(fd.occurrences)::int8, sum(fd.duration_ms)::int8, sum(fd.human_ms)::int8
+        from fd group by grouping sets ((), (fd.day))
       union all
       select 'brand', fb.brand_id, sum(fb.occurrences)::int8, sum(fb.duration_ms)::int8,
              sum(fb.human_ms)::int8
         from fb group by fb.brand_id
     )
     select g.kind, g.key, br.name, g.occurrences, g.duration_ms, g.human_ms
-      from g left join ads_brands br on g.kind = 'brand' and br.id = g.key`;
+      from g left join ads_brands br on g.kind = 'brand' and br.id = g.key
+    union all
+    select 'station_name', s.id, s.name, 0, 0, 0
+      from ads_stations s where s.id = any(${stations}::text[])`;
 }
 
 export const routes = [
@@ -96,17 +104,17 @@ export const routes = [
     handler: async ({ app, principal, query }) => {
       const scope = resolveScope(principal, query, app.clock());
       const exportedAt = newestOccurrenceSnapshot(principal);
-      const [rows, stationRows] = await Promise.all([
-        scope.empty ? Promise.resolve([]) : summaryRows(app.db.sql, figureSql(scope)),
-        app.db.sql<{ id: string; name: string }>`
-          select id, name from ads_stations where id = any(${scope.stations}::text[])`,
-      ]);
+      const rows = scope.empty
+        ? []
+        : await summaryRows(app.db.sql, figureSql(scope), scope.stations);
       const byKind = (kind: FigureRow["kind"]) =>
         new Map(rows.filter((r) => r.kind === kind).map((r) => [r.key, r]));
       const stations = byKind("station");
       const days = byKind("day");
       const brands = [...byKind("brand").values()].sort((a, b) => a.key! < b.key! ? -1 : 1);
-      const stationNames = new Map(stationRows.map((r) => [r.id, r.name]));
+      const stationNames = new Map(
+        rows.filter((r) => r.kind === "station_name").map((r) => [r.key, r.name]),
+      );
       const dates: string[] = [];
       if (scope.period) {
         for (

@@ -52,7 +52,9 @@ export const routes = [
                       from ads_stations s where s.id = any(${principal.stations}::text[])),
                    '[]'::json) as stations,
           coalesce((select json_agg(json_build_object('id', b.id, 'name', b.name) order by b.id)
-                      from ads_brands b where b.id = any(${principal.brands}::text[])),
+                      from ads_brands b
+                     where b.id in (select unnest(known_brand_ids) from ads_grants
+                                     where account_id = ${principal.account.id})),
                    '[]'::json) as brands`;
       return json({
         data: {

@@ -21,9 +21,12 @@
 --   Keeping the brand set (not one row per brand) keeps an occurrence with two brands
 --   counted once in totals and once per granted brand.
 -- * ads_account_daily (account_id, station_id, day): the same figures already restricted to
---   one account's grant, so a summary without filters reads one row per station and day
---   instead of every brand set. Station before day: a prepared (generic) plan probes the
---   granted stations as an index condition, and each probe then reads only its days.
+--   one account's grant, dense per station and day with running totals, so by_station and a
+--   station's total over whole days read two rows per station (the last day and the day
+--   before the first), and a station's by_day its 31 rows. Station before day: the granted
+--   stations are probed as an index condition, each probe reading only its day(s).
+-- * ads_account_day_totals (account_id, day): those figures summed over the stations, so the
+--   total of /ads and the totals and by_day of a summary without filters read 31 rows.
 -- * ads_account_brand_totals (account_id, day, brand_id): running totals per granted brand,
 --   so by_brand over any whole days is two index lookups per brand (last day minus the day
 --   before the first), not one row per brand and day. Rows are written in key order, so one
@@ -51,7 +54,12 @@ create table ads_grants (
   period_since timestamptz not null,
   period_until timestamptz not null check (period_until > period_since),
   updated_at timestamptz not null default now(),
-  snapshot_exported_at timestamptz
+  snapshot_exported_at timestamptz,
+  -- The granted ids that exist (imported), sorted: the scope a request works with, kept by
+  -- the same refresh, so a request reads it with its key instead of intersecting the grant
+  -- with every station and brand on each call.
+  known_station_ids text[] not null default '{}',
+  known_brand_ids text[] not null default '{}'
 );
 
 -- Only the SHA-256 digest of a key is kept; the prefix is the first characters, to
@@ -127,7 +135,23 @@ create table ads_account_daily (
   occurrences bigint not null,
   duration_ms bigint not null,
   human_ms bigint not null,
+  -- Running totals of the station from its first day with data (rows are dense from there to
+  -- the grant's last whole day): by_station over whole days is two rows per station.
+  cum_occurrences bigint not null,
+  cum_duration_ms bigint not null,
+  cum_human_ms bigint not null,
   primary key (account_id, station_id, day)
+);
+
+-- The same figures summed over the account's stations, one row per whole day: the total and
+-- by_day of a request without filters read at most 31 rows.
+create table ads_account_day_totals (
+  account_id text not null references ads_accounts (id) on delete cascade,
+  day date not null,
+  occurrences bigint not null,
+  duration_ms bigint not null,
+  human_ms bigint not null,
+  primary key (account_id, day)
 );
 
 -- Running totals: the figures of a brand from the grant's first whole day through `day`.
