@@ -108,10 +108,22 @@ export function anyBrandIn(column: Fragment, brands: Fragment): Fragment {
                                           from unnest(${column}[3:]) as x)))`;
 }
 
+/**
+ * `o.station_id` is one of the scope's stations. One station (a station_id filter) is an
+ * equality the (station_id, ad_started_at) index serves in time order. Many stations are
+ * checked on rows read in time order instead: hidden from the planner (`is true`), so a
+ * prepared statement's generic plan cannot pick the station index and sort a whole month.
+ */
+function stationCondition(scope: Scope): Fragment {
+  return scope.stations.length === 1
+    ? frag`o.station_id = ${scope.stations[0]}`
+    : frag`(o.station_id = any(${scope.stations}::text[])) is true`;
+}
+
 /** Conditions on `ads_occurrences o` for the rows visible in the scope between from and until. */
 export function visibleOccurrences(scope: Scope, from: Date, until: Date): Fragment {
   return frag`o.review_state = 'confirmed'
-    and o.station_id = any(${scope.stations}::text[])
+    and ${stationCondition(scope)}
     and o.ad_started_at >= ${from}::timestamptz and o.ad_started_at < ${until}::timestamptz
     and ${anyBrandIn(frag`o.brand_ids`, scope.matchBrandsSql)}
     and o.snapshot_seq in (select seq from ads_snapshots where approved_at is not null)`;
