@@ -85,6 +85,22 @@ async function adminProcess(url: string, args: string[]) {
   return { stdout, peakMb: peakKb / 1024 };
 }
 
+/** CPU time (ns) a process has spent on a core so far (Linux schedstat); 0 when unreadable. */
+function cpuNs(pid: number | "self"): number {
+  try {
+    return Number(Deno.readTextFileSync(`/proc/${pid}/schedstat`).split(" ")[0]);
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU of the database's backends so far, summed (they run beside the service, same machine). */
+async function backendsCpuNs(sql: postgres.Sql, database: string): Promise<number> {
+  const rows = await sql<{ pid: number }[]>`
+    select pid from pg_stat_activity where datname = ${database} and pid <> pg_backend_pid()`;
+  return rows.reduce((sum, r) => sum + cpuNs(r.pid), 0);
+}
+
 interface Load {
   requests: number;
   seconds: number;
@@ -308,6 +324,7 @@ export async function run(args: string[]) {
         int8: { to: 20, from: [20], serialize: String, parse: Number },
       } as unknown as Record<string, postgres.PostgresType>,
     });
+    const cpuLines: string[] = [];
     console.log("");
     console.log(
       "| endpoint | service req/s | p50 ms | p99 ms | raw SQL req/s | p50 ms | p99 ms | ratio |",
@@ -315,11 +332,26 @@ export async function run(args: string[]) {
     console.log("|---|---|---|---|---|---|---|---|");
     for (const endpoint of endpoints) {
       const headers = { authorization: `Bearer ${key}` };
+      // Where the CPU goes, per request: all three share the machine's two cores.
+      const before = {
+        client: cpuNs("self"),
+        service: cpuNs(server.pid),
+        database: await backendsCpuNs(raw, DATABASE),
+      };
       const service = await drive(options.concurrency, options.seconds, async (i) => {
         const res = await fetch(origin + endpoint.paths[i % endpoint.paths.length], { headers });
         await res.arrayBuffer();
         return res.status === 200;
       });
+      const perRequest = (ns: number) => ns / service.requests / 1e6;
+      const client = perRequest(cpuNs("self") - before.client);
+      const inService = perRequest(cpuNs(server.pid) - before.service);
+      const inDatabase = perRequest(await backendsCpuNs(raw, DATABASE) - before.database);
+      const total = client + inService + inDatabase;
+      cpuLines.push(
+        `| ${endpoint.name} | ${client.toFixed(2)} | ${inService.toFixed(2)} | ` +
+          `${inDatabase.toFixed(2)} | ${total.toFixed(2)} | ${Math.round(2000 / total)} |`,
+      );
       // The handler's pattern: the key lookup first, then its queries side by side.
       const sql = await drive(options.concurrency, options.seconds, async (i) => {
         const [first, ...rest] = recorded.get(endpoint.paths[i % endpoint.paths.length])!;
@@ -337,6 +369,14 @@ export async function run(args: string[]) {
           (service.errors ? ` (${service.errors} errors)` : ""),
       );
     }
+    console.log("");
+    console.log(
+      "CPU ms per request through the service (load generator, service, PostgreSQL backends), " +
+        "and the rate two fully busy cores would allow:",
+    );
+    console.log("| endpoint | load generator | service | PostgreSQL | total | 2 cores / total |");
+    console.log("|---|---|---|---|---|---|");
+    for (const line of cpuLines) console.log(line);
     await raw.end();
     console.log("");
     console.log(

@@ -107,14 +107,20 @@ export const routes = [
       const rows = scope.empty
         ? []
         : await summaryRows(app.db.sql, figureSql(scope), scope.stations);
-      const byKind = (kind: FigureRow["kind"]) =>
-        new Map(rows.filter((r) => r.kind === kind).map((r) => [r.key, r]));
-      const stations = byKind("station");
-      const days = byKind("day");
-      const brands = [...byKind("brand").values()].sort((a, b) => a.key! < b.key! ? -1 : 1);
-      const stationNames = new Map(
-        rows.filter((r) => r.kind === "station_name").map((r) => [r.key, r.name]),
-      );
+      // One pass: a summary of a large grant has a row per brand, thousands of them.
+      let total: FigureRow | undefined;
+      const stations = new Map<string | null, FigureRow>();
+      const days = new Map<string | null, FigureRow>();
+      const stationNames = new Map<string | null, string | null>();
+      const brands: FigureRow[] = [];
+      for (const row of rows) {
+        if (row.kind === "brand") brands.push(row);
+        else if (row.kind === "station") stations.set(row.key, row);
+        else if (row.kind === "day") days.set(row.key, row);
+        else if (row.kind === "station_name") stationNames.set(row.key, row.name);
+        else total = row;
+      }
+      brands.sort((a, b) => a.key! < b.key! ? -1 : 1);
       const dates: string[] = [];
       if (scope.period) {
         for (
@@ -125,7 +131,7 @@ export const routes = [
       }
       return json({
         data: {
-          totals: toFigures(rows.find((r) => r.kind === "total")),
+          totals: toFigures(total),
           by_station: scope.empty ? [] : scope.stations.map((id) => ({
             station_id: id,
             station_name: stationNames.get(id) ?? id,
