@@ -124,37 +124,42 @@ export const routes = [
         return json({ data: [], meta });
       }
       const { since, until } = scope.period;
-      // One query. Runs wholly inside the period give their figures as they are; a run that
+      // One query. A run wholly inside the period gives its figures as they are; a run that
       // crosses the period's start or end is clipped, and only its raw captures that reach
       // into the period are read, to count them and to name their snapshots. Every approved
       // capture of a station that starts within one of its runs belongs to that run, and those
       // reaching past `since` start at most the longest approved capture before it: the index
-      // range starts near the edge, not at the beginning of a long run.
+      // range starts near the edge, not at the beginning of a long run. The per-run aggregate
+      // keeps that read an index probe per crossing run under any plan.
       const stations = await app.db.sql<StationRow>`
           with r as (${runsInPeriod(scope)}),
-          edge as (
-            select c.station_id, c.snapshot_seq
+          k as (
+            select r.station_id, r.s, r.e, r.captures, r.snapshot_seqs from r where r.inside
+            union all
+            select r.station_id, r.s, r.e, edge.captures, edge.snapshot_seqs
               from r
-              join ads_captures c
-                on c.station_id = r.station_id
-               and c.started_at >= greatest(r.started_at, ${since}::timestamptz - make_interval(
-                     secs => (select coalesce(max(max_capture_seconds), 0) from ads_snapshots
-                               where approved_at is not null)))
-               and c.started_at < least(r.ended_at, ${until}::timestamptz)
+             cross join lateral (
+               select count(*)::int4 as captures,
+                      array_agg(distinct c.snapshot_seq) as snapshot_seqs
+                 from ads_captures c
+                where c.station_id = r.station_id
+                  and c.started_at >= greatest(r.started_at, ${since}::timestamptz -
+                        make_interval(secs => (
+                          select coalesce(max(max_capture_seconds), 0) from ads_snapshots
+                           where approved_at is not null)))
+                  and c.started_at < least(r.ended_at, ${until}::timestamptz)
+                  and c.ended_at > ${since}::timestamptz
+                  and c.snapshot_seq in (select seq from ads_snapshots
+                                          where approved_at is not null)
+             ) edge
              where not r.inside
-               and c.ended_at > ${since}::timestamptz
-               and c.snapshot_seq in (select seq from ads_snapshots where approved_at is not null)
-          ),
-          edge_counts as (
-            select edge.station_id, count(*)::int8 as captures from edge group by edge.station_id
           ),
           w as (
             -- Runs never overlap or touch: the previous run's end is where a gap starts.
-            select r.*, lag(r.e) over (partition by r.station_id order by r.s) as prev from r
+            select k.*, lag(k.e) over (partition by k.station_id order by k.s) as prev from k
           ),
           agg as (
-            select w.station_id,
-                   coalesce(sum(w.captures) filter (where w.inside), 0)::int8 as captures,
+            select w.station_id, sum(w.captures)::int8 as captures,
                    sum(extract(epoch from w.e - w.s))::float8 as captured_seconds,
                    (extract(epoch from min(w.s)) * 1000)::float8 as first_ms,
                    (extract(epoch from max(w.e)) * 1000)::float8 as last_ms,
@@ -166,24 +171,19 @@ export const routes = [
                      as gap_until
               from w group by w.station_id
           )
-          select st.id, st.name,
-                 (coalesce(agg.captures, 0) + coalesce(edge_counts.captures, 0))::int8
-                   as captures,
+          select st.id, st.name, coalesce(agg.captures, 0)::int8 as captures,
                  coalesce(agg.captured_seconds, 0)::float8 as captured_seconds,
                  agg.first_ms, agg.last_ms, agg.gap_from, agg.gap_until,
                  p.snapshot_ids, p.snapshot_ms
             from ads_stations st
             left join agg on agg.station_id = st.id
-            left join edge_counts on edge_counts.station_id = st.id
            cross join (
              select coalesce(array_agg(sn.id order by sn.exported_at, sn.id), '{}')
                       as snapshot_ids,
                     coalesce(array_agg(floor(extract(epoch from sn.exported_at) * 1000)::float8
                                        order by sn.exported_at, sn.id), '{}') as snapshot_ms
                from ads_snapshots sn
-              where sn.seq in (select unnest(r.snapshot_seqs) from r where r.inside
-                               union all
-                               select edge.snapshot_seq from edge)
+              where sn.seq in (select unnest(k.snapshot_seqs) from k)
            ) p
            where st.id = any(${scope.stations}::text[])
            order by st.id`;
