@@ -34,9 +34,10 @@
 --   starts near the edge, never at the beginning of a long run.
 -- * ads_capture_runs (station_id, started_at) primary key: coverage reads runs, not captures.
 --   A station's runs are disjoint and never touch, so ordering by start also orders by end:
---   the run holding the period's start is the last one starting at or before it (one
---   backward probe), and every other run in the period starts inside it (one index range).
---   No bound on a run's length is needed, and a run may last months.
+--   the run holding the period's start, if any, is the last one starting before it (one
+--   backward probe per station), and every other run in the period starts inside it (one
+--   index range over the granted stations). No bound on a run's length is needed, and a run
+--   may last months.
 -- * ads_api_keys (digest) unique: one indexed lookup per request by SHA-256 digest.
 
 create table ads_accounts (
