@@ -2,6 +2,7 @@
 // in memory bounded by the number of stations and brands (never by the number of lines).
 
 import { refreshAccountFigures } from "./ads_scope.ts";
+import { refreshCaptureRuns } from "./capture_runs.ts";
 import type { CopyIn, Db, Sql } from "./db.ts";
 
 /** A refused import: the message names the line and field; nothing of the import was kept. */
@@ -426,12 +427,16 @@ async function duplicateError(
   );
 }
 
-/** Approves a snapshot: its rows become visible and join the daily pre-aggregates. */
+/**
+ * Approves a snapshot: its rows become visible and join the daily pre-aggregates, and its
+ * stations' capture runs are rebuilt.
+ */
 export async function approveSeq(tx: Sql, seq: number) {
   // The grouping of a large snapshot sorts millions of rows; give it memory for this
   // transaction only.
   await tx`select set_config('work_mem', '256MB', true)`;
   await tx`update ads_snapshots set approved_at = now() where seq = ${seq}`;
+  await refreshCaptureRuns(tx, seq);
   await tx`
     insert into ads_daily (station_id, day, brand_ids, occurrences, duration_ms, human_ms)
     select station_id, (ad_started_at at time zone 'UTC')::date, brand_ids, count(*),

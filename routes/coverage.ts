@@ -56,24 +56,32 @@ interface StationRow {
 }
 
 /**
- * Approved captures of the scope's stations clipped to the period, so nothing outside the
- * grant (not even a capture's true start) is revealed. The lower bound on started_at uses the
- * longest approved capture, so the index range starts near the period instead of at the
- * beginning of time.
+ * The scope's capture runs (ads_capture_runs) that overlap the period, clipped to it, so
+ * nothing outside the grant (not even a run's true start) is revealed: one index range for the
+ * runs starting inside the period, and per station one backward probe for the run that began
+ * before it, so the scan never starts at the beginning of time, however long a run lasts.
  */
-function clippedCaptures(scope: Scope) {
+function runsInPeriod(scope: Scope) {
   const { since, until } = scope.period!;
   return frag`
-    select c.station_id, c.snapshot_seq,
-           greatest(c.started_at, ${since}::timestamptz) as s,
-           least(c.ended_at, ${until}::timestamptz) as e
-      from ads_captures c
-     where c.station_id = any(${scope.stations}::text[])
-       and c.started_at < ${until}::timestamptz and c.ended_at > ${since}::timestamptz
-       and c.started_at >= ${since}::timestamptz - make_interval(secs => (
-             select coalesce(max(max_capture_seconds), 0) from ads_snapshots
-              where approved_at is not null))
-       and c.snapshot_seq in (select seq from ads_snapshots where approved_at is not null)`;
+    select r.station_id, r.started_at, r.ended_at, r.captures, r.snapshot_seqs,
+           greatest(r.started_at, ${since}::timestamptz) as s,
+           least(r.ended_at, ${until}::timestamptz) as e,
+           r.started_at >= ${since}::timestamptz and r.ended_at <= ${until}::timestamptz
+             as inside
+      from (
+        select r.* from ads_capture_runs r
+         where r.station_id = any(${scope.stations}::text[])
+           and r.started_at >= ${since}::timestamptz and r.started_at < ${until}::timestamptz
+        union all
+        select b.* from unnest(${scope.stations}::text[]) as st(id)
+         cross join lateral (
+           select p.* from ads_capture_runs p
+            where p.station_id = st.id and p.started_at < ${since}::timestamptz
+            order by p.started_at desc limit 1
+         ) b
+         where b.ended_at > ${since}::timestamptz
+      ) r`;
 }
 
 export const routes = [
@@ -116,24 +124,49 @@ export const routes = [
         return json({ data: [], meta });
       }
       const { since, until } = scope.period;
-      // One query: the captures are read once, for the figures and for the provenance.
+      // One query. A run wholly inside the period gives its figures as they are; a run that
+      // crosses the period's start or end is clipped, and only its raw captures that reach
+      // into the period are read, to count them and to name their snapshots. Every approved
+      // capture of a station that starts within one of its runs belongs to that run, and those
+      // reaching past `since` start at most the longest approved capture before it: the index
+      // range starts near the edge, not at the beginning of a long run. The per-run aggregate
+      // keeps that read an index probe per crossing run under any plan.
       const stations = await app.db.sql<StationRow>`
-          with c as (${clippedCaptures(scope)}),
+          with r as (${runsInPeriod(scope)}),
+          k as (
+            select r.station_id, r.s, r.e, r.captures, r.snapshot_seqs from r where r.inside
+            union all
+            select r.station_id, r.s, r.e, edge.captures, edge.snapshot_seqs
+              from r
+             cross join lateral (
+               select count(*)::int4 as captures,
+                      array_agg(distinct c.snapshot_seq) as snapshot_seqs
+                 from ads_captures c
+                where c.station_id = r.station_id
+                  and c.started_at >= greatest(r.started_at, ${since}::timestamptz -
+                        make_interval(secs => (
+                          select coalesce(max(max_capture_seconds), 0) from ads_snapshots
+                           where approved_at is not null)))
+                  and c.started_at < least(r.ended_at, ${until}::timestamptz)
+                  and c.ended_at > ${since}::timestamptz
+                  and c.snapshot_seq in (select seq from ads_snapshots
+                                          where approved_at is not null)
+             ) edge
+             where not r.inside
+          ),
           w as (
-            select c.*, max(c.e) over (partition by c.station_id order by c.s, c.e
-                                       rows between unbounded preceding and 1 preceding) as prev
-              from c
+            -- Runs never overlap or touch: the previous run's end is where a gap starts.
+            select k.*, lag(k.e) over (partition by k.station_id order by k.s) as prev from k
           ),
           agg as (
-            select w.station_id, count(*)::int8 as captures,
-                   sum(greatest(0, extract(epoch from
-                     w.e - greatest(w.s, coalesce(w.prev, w.s)))))::float8 as captured_seconds,
+            select w.station_id, sum(w.captures)::int8 as captures,
+                   sum(extract(epoch from w.e - w.s))::float8 as captured_seconds,
                    (extract(epoch from min(w.s)) * 1000)::float8 as first_ms,
                    (extract(epoch from max(w.e)) * 1000)::float8 as last_ms,
-                   array_agg((extract(epoch from w.prev) * 1000)::float8 order by w.s, w.e)
+                   array_agg((extract(epoch from w.prev) * 1000)::float8 order by w.s)
                      filter (where w.s > w.prev + make_interval(secs => ${gapSeconds}))
                      as gap_from,
-                   array_agg((extract(epoch from w.s) * 1000)::float8 order by w.s, w.e)
+                   array_agg((extract(epoch from w.s) * 1000)::float8 order by w.s)
                      filter (where w.s > w.prev + make_interval(secs => ${gapSeconds}))
                      as gap_until
               from w group by w.station_id
@@ -150,7 +183,7 @@ export const routes = [
                     coalesce(array_agg(floor(extract(epoch from sn.exported_at) * 1000)::float8
                                        order by sn.exported_at, sn.id), '{}') as snapshot_ms
                from ads_snapshots sn
-              where sn.seq in (select c.snapshot_seq from c)
+              where sn.seq in (select unnest(k.snapshot_seqs) from k)
            ) p
            where st.id = any(${scope.stations}::text[])
            order by st.id`;

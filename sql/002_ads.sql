@@ -31,9 +31,16 @@
 --   so by_brand over any whole days is two index lookups per brand (last day minus the day
 --   before the first), not one row per brand and day. Rows are written in key order, so one
 --   day's rows share a few heap pages.
--- * ads_captures (station_id, started_at): coverage reads one station's captures in a
---   period; the lower bound uses the longest capture of approved snapshots
---   (ads_snapshots.max_capture_seconds) so the scan never starts at the beginning of time.
+-- * ads_captures (station_id, started_at): coverage reads a station's raw captures only
+--   within a run that crosses the period's start or end, from the period's start less the
+--   longest capture of approved snapshots (ads_snapshots.max_capture_seconds), so the range
+--   starts near the edge, never at the beginning of a long run.
+-- * ads_capture_runs (station_id, started_at) primary key: coverage reads runs, not captures.
+--   A station's runs are disjoint and never touch, so ordering by start also orders by end:
+--   the run holding the period's start, if any, is the last one starting before it (one
+--   backward probe per station), and every other run in the period starts inside it (one
+--   index range over the granted stations). No bound on a run's length is needed, and a run
+--   may last months.
 -- * ads_api_keys (digest) unique: one indexed lookup per request by SHA-256 digest.
 
 create table ads_accounts (
@@ -174,3 +181,16 @@ create table ads_captures (
   ended_at timestamptz not null check (ended_at > started_at)
 );
 create index ads_captures_station_time on ads_captures (station_id, started_at);
+
+-- Per station, the maximal unions of overlapping or touching captures of approved snapshots:
+-- coverage counts whole runs inside the period from here and reads raw captures only for a
+-- run that crosses one of the period's edges. Recomputed for the stations of a snapshot in the
+-- transaction that approves it (lib/capture_runs.ts), the only change to approved captures.
+create table ads_capture_runs (
+  station_id text not null,
+  started_at timestamptz not null,
+  ended_at timestamptz not null check (ended_at > started_at),
+  captures integer not null check (captures > 0),
+  snapshot_seqs integer[] not null,
+  primary key (station_id, started_at)
+);
