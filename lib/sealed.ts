@@ -5,9 +5,10 @@
 // Both keys are derived from the service's SECRET_KEY with HKDF (never the raw secret, which
 // also signs cursors). A sealed value is bound to its record and part (additional data), so it
 // opens only where it was written. It lives as long as its record: a replay within 24 h opens
-// it; afterwards the record is neither replayed nor kept. When SECRET_KEY is unset the
-// generated key lives in the same database, so sealing then protects a leaked table or dump of
-// idempotency_keys, not a full copy of the database: set SECRET_KEY to keep them apart.
+// it; afterwards it is never opened again, and every sealed request deletes expired records
+// (lib/idempotency.ts), so it does not linger. When SECRET_KEY is unset the generated key lives
+// in the same database, so sealing then protects a leaked table or dump of idempotency_keys,
+// not a full copy of the database: set SECRET_KEY to keep them apart.
 
 /** Which parts of a stored answer carry a credential: header names, top-level body fields. */
 export interface SealedParts {
