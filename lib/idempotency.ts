@@ -24,11 +24,17 @@
 // request; retrying the same request gives the same answer; it changed nothing, so it is stored
 // on its own). A 5xx or an unexpected error stores nothing (or releases the claim), so the
 // client can retry with the same key.
+//
+// Sealed routes (`sealed`, with `idempotent: true`: register, bearer tokens): their answers
+// carry a credential, so its parts are stored encrypted and opened only to replay, and the
+// request digest is keyed (lib/sealed.ts). Their requests also prune expired records, so a
+// sealed credential does not outlive its 24 h by long.
 
 import { createHash } from "node:crypto";
 import type { Sql } from "./db.ts";
 import { ApiError, errorBody } from "./errors.ts";
 import { json, type RequestContext } from "./router.ts";
+import { type RecordSealer, recordSealer } from "./sealed.ts";
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
 /** A claim still unfinished after this long belongs to a crashed instance and may be taken over. */
@@ -56,6 +62,8 @@ interface Scope {
   now: Date;
   transactional: boolean;
   stored: boolean;
+  /** Present on sealed routes: encrypts the answer's credentials in the record. */
+  sealer: RecordSealer | null;
 }
 
 const scopes = new WeakMap<Request, Scope>();
@@ -114,8 +122,8 @@ function isExpired(row: KeyRow, now: Date): boolean {
 }
 
 /** The answer a request gets from an existing record that is still valid. */
-function answerFrom(row: KeyRow, hash: string): Response {
-  if (row.request_hash !== hash) {
+async function answerFrom(row: KeyRow, s: Scope): Promise<Response> {
+  if (row.request_hash !== s.hash) {
     throw new ApiError(
       422,
       "UNPROCESSABLE",
@@ -131,7 +139,9 @@ function answerFrom(row: KeyRow, hash: string): Response {
       "Idempotency-Key",
     );
   }
-  return replay(row);
+  if (!s.sealer) return replay(row);
+  const opened = await s.sealer.open({ headers: row.headers ?? [], text: row.body });
+  return replay({ ...row, headers: opened.headers, body: opened.text });
 }
 
 async function lookup(sql: Sql, s: Scope): Promise<KeyRow | undefined> {
@@ -168,28 +178,36 @@ function insertFinished(
 }
 
 /**
- * Stores the JSON answer `json(payload, status)` of the request `req` inside the handler's
- * transaction `tx`, so the record commits exactly when the handler's writes do (call it in the
- * transaction that commits, and answer that same payload). Without an Idempotency-Key (or on
- * a route that is not idempotent) it does nothing. Its statement is issued at once, so it
- * pipelines in order with the statements around it.
+ * Stores the JSON answer `json(payload, status, extraHeaders)` of the request `req` inside the
+ * handler's transaction `tx`, so the record commits exactly when the handler's writes do (call
+ * it in the transaction that commits, and answer that same payload and headers). Without an
+ * Idempotency-Key (or on a route that is not idempotent) it does nothing. Its statement is
+ * issued at once (on a sealed route, once encrypted), so it pipelines in order with the
+ * statements around it.
  */
 export function storeInTransaction(
   tx: Sql,
   req: Request,
   status: number,
   payload: unknown,
+  extraHeaders: HeadersInit = {},
 ): Promise<void> {
   const s = scopes.get(req);
   if (!s) return Promise.resolve();
-  const headers = [...json(payload, status).headers] as [string, string][];
+  const headers = [...json(payload, status, extraHeaders).headers] as [string, string][];
   const text = status === 204 ? null : JSON.stringify(payload);
-  const stored = s.transactional ? insertFinished(tx, s, status, headers, text) : tx`
+  const update = (headers: [string, string][], text: string | null) =>
+    tx`
       update idempotency_keys
       set status = ${status}, headers = ${JSON.stringify(headers)}::jsonb, body = ${text}
       where principal = ${s.who} and route = ${s.route} and key = ${s.id} and status is null
         and created_at = ${s.now}
       returning 1 as stored`.then((rows) => rows.length > 0);
+  const stored = s.transactional
+    ? insertFinished(tx, s, status, headers, text)
+    : s.sealer
+    ? s.sealer.seal({ headers, text }).then((sealed) => update(sealed.headers, sealed.text))
+    : update(headers, text);
   return stored.then((ok) => {
     // Another request holds the key (or took over our claim): roll the transaction back.
     if (!ok) throw new KeyTaken();
@@ -263,16 +281,24 @@ export async function withIdempotency(
       "Idempotency-Key",
     );
   }
+  const who = principalKey(principal);
+  const route = routeKey(ctx, rawParams);
+  const id = key.toLowerCase();
+  const sealer = ctx.route.sealed
+    ? await recordSealer(ctx.app.secretKey, ctx.route.sealed, [who, route, id])
+    : null;
+  const canonical = JSON.stringify(body ?? null);
   const scope: Scope = {
-    who: principalKey(principal),
-    route: routeKey(ctx, rawParams),
-    id: key.toLowerCase(),
-    hash: sha256Hex(JSON.stringify(body ?? null)),
+    who,
+    route,
+    id,
+    hash: sealer ? await sealer.digest(canonical) : sha256Hex(canonical),
     now: ctx.app.clock(),
     transactional: ctx.route.idempotent === "transactional",
     stored: false,
+    sealer,
   };
-  if (Math.random() < PRUNE_CHANCE) await prune(ctx, scope.now);
+  if (sealer || Math.random() < PRUNE_CHANCE) await prune(ctx, scope.now);
   if (scope.transactional) return await runTransactional(ctx, scope, run);
   return await runClaimed(ctx, scope, run);
 }
@@ -294,7 +320,7 @@ async function runTransactional(
     // A repeat (or a request that lost the race for its key) answers from the record; a
     // retried answer, for instance, fails as "already answered" before reaching its insert.
     const row = await lookup(sql, s);
-    if (row && !isExpired(row, s.now)) return answerFrom(row, s.hash);
+    if (row && !isExpired(row, s.now)) return await answerFrom(row, s);
     if (err instanceof KeyTaken) {
       throw new ApiError(
         409,
@@ -307,7 +333,7 @@ async function runTransactional(
     const { text, headers } = storedError(err as ApiError, ctx);
     if (!(await insertFinished(sql, s, (err as ApiError).status, headers, text))) {
       const now = await lookup(sql, s);
-      if (now) return answerFrom(now, s.hash);
+      if (now) return await answerFrom(now, s);
     }
     throw err;
   } finally {
@@ -320,7 +346,7 @@ async function runTransactional(
     const headers = [...response.headers] as [string, string][];
     if (!(await insertFinished(sql, s, response.status, headers, text))) {
       const row = await lookup(sql, s);
-      if (row) return answerFrom(row, s.hash);
+      if (row) return await answerFrom(row, s);
     }
     return new Response(text, { status: response.status, headers: response.headers });
   }
@@ -353,7 +379,7 @@ async function runClaimed(
           and created_at = ${row.created_at}`;
       continue;
     }
-    return answerFrom(row, s.hash);
+    return await answerFrom(row, s);
   }
   throw new ApiError(
     409,
@@ -384,12 +410,14 @@ async function runWithClaim(
           and created_at = ${s.now}`;
   // A lost stored 4xx leaves the claim unfinished; it is taken over after a minute and the
   // retry, which changes nothing either, answers again. Hence asynchronous commit is safe.
-  const store = (status: number, headers: [string, string][], text: string | null) =>
-    sql`with fast as (select set_config('synchronous_commit', 'off', true))
+  const store = async (status: number, headers: [string, string][], text: string | null) => {
+    if (s.sealer) ({ headers, text } = await s.sealer.seal({ headers, text }));
+    await sql`with fast as (select set_config('synchronous_commit', 'off', true))
         update idempotency_keys
         set status = ${status}, headers = ${JSON.stringify(headers)}::jsonb, body = ${text}
         from fast
         where principal = ${s.who} and route = ${s.route} and key = ${s.id} and status is null`;
+  };
   scopes.set(ctx.req, s);
   let response: Response;
   try {

@@ -6,6 +6,7 @@ import type { Db } from "./db.ts";
 import type { RateLimiter } from "./ratelimit.ts";
 import type { InferShape, Schema, Shape } from "./schema.ts";
 import type { LogSink } from "./log.ts";
+import type { SealedParts } from "./sealed.ts";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -94,6 +95,12 @@ export interface RouteDef<QS extends Shape, PS extends Shape, B, PR> {
    * record in its own single transaction, so no claim is taken beforehand.
    */
   idempotent?: boolean | "transactional";
+  /**
+   * With `idempotent: true`, for answers that carry a credential: these parts of the stored
+   * answer are kept encrypted in the key's record, and the request (which may hold a
+   * password) is digested with a keyed HMAC (lib/sealed.ts).
+   */
+  sealed?: SealedParts;
   /** CORS policy: public = any origin, no credentials; workspace = allowed origins only. */
   cors?: "public" | "workspace";
   handler(
@@ -113,6 +120,9 @@ export function defineRoute<
 >(
   def: RouteDef<QS, PS, B, PR>,
 ): Route {
+  if (def.sealed && def.idempotent !== true) {
+    throw new Error(`${def.method} ${def.path}: sealed needs idempotent: true`);
+  }
   const paramNames: string[] = [];
   const source = def.path.split("/").map((segment) => {
     const param = /^\{([a-zA-Z_]+)\}$/.exec(segment);

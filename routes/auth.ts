@@ -12,6 +12,7 @@ import {
 import { decodeCursor, listEnvelope, pageOf, pageQuery } from "../lib/cursor.ts";
 import { empty, frag } from "../lib/db.ts";
 import { ApiError } from "../lib/errors.ts";
+import { storeInTransaction } from "../lib/idempotency.ts";
 import { beginLoginAttempt, forgetLoginAttempt } from "../lib/login_limit.ts";
 import { hashPassword, verifyPassword } from "../lib/password.ts";
 import { defineRoute, json } from "../lib/router.ts";
@@ -62,16 +63,19 @@ export const routes = [
     description:
       "Creates a user and a workspace it owns (plan DEFAULT_PLAN), signs the user in (sets " +
       "the service_token cookie) and answers like login, 201. An e-mail already registered: " +
-      "409 (field email). Idempotency-Key is not accepted here: the answer carries a " +
-      "credential, which is never stored.",
+      "409 (field email). Accepts Idempotency-Key: a replay answers the same cookie and " +
+      "creates nothing; the stored answer keeps the cookie encrypted (AES-GCM, key derived " +
+      "from SECRET_KEY) and the request only as a keyed digest, never the password.",
     auth: publicAccess(),
+    idempotent: true,
+    sealed: { headers: ["set-cookie"] },
     body: object({ email: email(), password, name: string({ min: 1, max: 200 }) }),
     responses: { 201: { description: "Registered.", schema: sessionJson, headers: cookieHeader } },
     errors: [409, 429],
-    handler: async ({ app, body }) => {
+    handler: async ({ app, body, req }) => {
       const hash = await hashPassword(body.password);
       const now = app.clock();
-      const result = await app.db.begin(async (tx) => {
+      const answer = await app.db.begin(async (tx) => {
         const [created] = await tx<{ id: string }>`
           insert into users (email, name, password_hash, created_at)
           values (${body.email}, ${body.name}, ${hash}, ${now})
@@ -86,24 +90,24 @@ export const routes = [
         await tx`insert into memberships (workspace_id, user_id, role, created_at)
                  values (${workspace.id}, ${created.id}, 'owner', ${now})`;
         const session = await issueToken(tx, created.id, "session", null, now);
-        return { userId: created.id, workspaceId: workspace.id, token: session.token };
-      });
-      if (!result) {
-        throw new ApiError(409, "CONFLICT", "This e-mail address is already registered.", "email");
-      }
-      return json(
-        {
-          user: { id: result.userId, email: body.email, name: body.name },
+        const payload = {
+          user: { id: created.id, email: body.email, name: body.name },
           workspaces: [{
-            id: result.workspaceId,
+            id: workspace.id,
             name: `${body.name}'s workspace`,
             role: "owner",
             plan: app.config.defaultPlan,
           }],
-        },
-        201,
-        { "Set-Cookie": sessionCookie(app.config.publicBaseUrl, result.token) },
-      );
+        };
+        const headers = { "Set-Cookie": sessionCookie(app.config.publicBaseUrl, session.token) };
+        // The Idempotency-Key's answer (cookie sealed) commits with the account.
+        await storeInTransaction(tx, req, 201, payload, headers);
+        return { payload, headers };
+      });
+      if (!answer) {
+        throw new ApiError(409, "CONFLICT", "This e-mail address is already registered.", "email");
+      }
+      return json(answer.payload, 201, answer.headers);
     },
   }),
 
@@ -173,21 +177,28 @@ export const routes = [
     description:
       "Creates a token for scripts (Authorization: Bearer), valid until revoked, with the " +
       "user's access. The token is shown only in this answer; only its SHA-256 digest is " +
-      "kept. Idempotency-Key is not accepted here: a replay would have to store the token.",
+      "kept. Accepts Idempotency-Key: a replay within 24 h answers the same token and " +
+      "creates no other; for that the stored answer keeps the token encrypted (AES-GCM, key " +
+      "derived from SECRET_KEY) until the key expires.",
     auth: user("viewer"),
+    idempotent: true,
+    sealed: { body: ["token"] },
     body: object({ name: string({ min: 1, max: 200 }) }),
     responses: { 201: { description: "Created.", schema: tokenJson } },
-    handler: async ({ app, body, principal }) => {
-      const created = await issueToken(app.db.sql, principal.userId, "api", body.name, app.clock());
-      return json(
-        {
+    handler: async ({ app, body, principal, req }) => {
+      const answer = await app.db.begin(async (tx) => {
+        const created = await issueToken(tx, principal.userId, "api", body.name, app.clock());
+        const payload = {
           id: created.id,
           name: body.name,
           token: created.token,
           created_at: created.created_at.toISOString(),
-        },
-        201,
-      );
+        };
+        // The Idempotency-Key's answer (token sealed) commits with the token.
+        await storeInTransaction(tx, req, 201, payload);
+        return payload;
+      });
+      return json(answer, 201);
     },
   }),
 

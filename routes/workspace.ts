@@ -69,15 +69,26 @@ function checkOwnerRule(principal: UserPrincipal, ...roles: (Role | null)[]) {
   }
 }
 
-/** A workspace always keeps an owner. */
-async function checkNotLastOwner(tx: Sql, workspaceId: string, userId: string) {
-  // Locking every owner row serializes concurrent demotions, so two owners cannot remove
-  // each other at the same time.
-  const owners = await tx<{ user_id: string }>`
-    select user_id from memberships
-    where workspace_id = ${workspaceId} and role = 'owner'
+/**
+ * Locks the member `userId` and every owner of the workspace, in one statement and in user_id
+ * order: two owners demoting or removing each other at once then wait for one another instead
+ * of deadlocking (each locking its target first, then the owners, did), and the owners read
+ * here stay owners until commit. Answers the member's role and how many other owners remain.
+ */
+async function lockMember(tx: Sql, workspaceId: string, userId: string) {
+  const rows = await tx<{ user_id: string; role: Role }>`
+    select user_id, role from memberships
+    where workspace_id = ${workspaceId} and (user_id = ${userId} or role = 'owner')
     order by user_id for update`;
-  if (!owners.some((o) => o.user_id !== userId)) {
+  const current = rows.find((r) => r.user_id === userId);
+  if (!current) throw new ApiError(404, "NOT_FOUND", "No such member.");
+  const otherOwners = rows.filter((r) => r.role === "owner" && r.user_id !== userId).length;
+  return { role: current.role, otherOwners };
+}
+
+/** A workspace always keeps an owner. */
+function checkNotLastOwner(otherOwners: number) {
+  if (otherOwners === 0) {
     throw new ApiError(409, "CONFLICT", "A workspace must keep at least one owner.", "role");
   }
 }
@@ -232,14 +243,10 @@ export const routes = [
     errors: [409],
     handler: async ({ app, body, params, principal }) => {
       const row = await app.db.begin(async (tx) => {
-        const [current] = await tx<{ role: Role }>`
-          select role from memberships
-          where workspace_id = ${principal.workspaceId} and user_id = ${params.userId}
-          for update`;
-        if (!current) throw new ApiError(404, "NOT_FOUND", "No such member.");
+        const current = await lockMember(tx, principal.workspaceId, params.userId);
         checkOwnerRule(principal, current.role, body.role);
         if (current.role === "owner" && body.role !== "owner") {
-          await checkNotLastOwner(tx, principal.workspaceId, params.userId);
+          checkNotLastOwner(current.otherOwners);
         }
         const [changed] = await tx<MemberRow>`
           update memberships m set role = ${body.role} from users u
@@ -267,15 +274,9 @@ export const routes = [
     errors: [409],
     handler: async ({ app, params, principal }) => {
       await app.db.begin(async (tx) => {
-        const [current] = await tx<{ role: Role }>`
-          select role from memberships
-          where workspace_id = ${principal.workspaceId} and user_id = ${params.userId}
-          for update`;
-        if (!current) throw new ApiError(404, "NOT_FOUND", "No such member.");
+        const current = await lockMember(tx, principal.workspaceId, params.userId);
         checkOwnerRule(principal, current.role);
-        if (current.role === "owner") {
-          await checkNotLastOwner(tx, principal.workspaceId, params.userId);
-        }
+        if (current.role === "owner") checkNotLastOwner(current.otherOwners);
         await tx`delete from memberships
                  where workspace_id = ${principal.workspaceId} and user_id = ${params.userId}`;
       });

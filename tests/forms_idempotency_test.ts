@@ -1,6 +1,7 @@
 // Idempotency-Key on creating POSTs (authenticated and public): UUID v4 or 400, replay with
 // Idempotent-Replayed and no second side effect, another body 422, in flight 409, 24 h window,
-// scoped by principal and route, and the 50-request race.
+// scoped by principal and route, the 50-request race, and the sealed records of register and
+// token creation.
 
 import assert from "node:assert/strict";
 import { loadConfig } from "../lib/config.ts";
@@ -9,6 +10,7 @@ import { startService } from "../lib/server.ts";
 import { body, freshDatabase, PG_FALLBACK_URL, startTestService, test } from "./_server.ts";
 import {
   answer,
+  cookieFrom,
   postSession,
   publishedQuestionnaire,
   registerUser,
@@ -332,6 +334,221 @@ test("idempotency: a crash after the handler's commit never makes a second sessi
   assert.equal(retried.headers.get("idempotent-replayed"), "true");
   await retried.body?.cancel();
   assert.equal(await count("CrashedQ"), 1, "never a second questionnaire");
+});
+
+// Register and token creation answer a credential: their records keep it sealed (AES-GCM) and
+// their requests as a keyed digest, and a replay still answers it as it was first sent.
+
+function register(key: string | null, payload: Record<string, string>) {
+  return service.fetch("/api/v1/auth/register", {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(key ? { "idempotency-key": key } : {}) },
+    body: JSON.stringify(payload),
+  });
+}
+
+function newToken(key: string | null, name: string, who = user) {
+  return service.fetch("/api/v1/auth/tokens", {
+    method: "POST",
+    headers: who.headers(key ? { "idempotency-key": key } : {}),
+    body: JSON.stringify({ name }),
+  });
+}
+
+function account(tag: string) {
+  const email = `${tag}-${crypto.randomUUID().slice(0, 8)}@example.com`;
+  return { email, password: `pw-${crypto.randomUUID()}`, name: tag };
+}
+
+async function users(email: string) {
+  const [row] = await service.db.sql<{ n: number }>`
+    select count(*)::int as n from users where email = ${email}`;
+  return row.n;
+}
+
+async function tokens(name: string) {
+  const [row] = await service.db.sql<{ n: number }>`
+    select count(*)::int as n from auth_tokens where name = ${name} and kind = 'api'`;
+  return row.n;
+}
+
+async function record(route: string, key: string) {
+  const [row] = await service.db.sql<
+    { request_hash: string; headers: [string, string][]; body: string | null }
+  >`select request_hash, headers, body from idempotency_keys where route = ${route} and key = ${key}`;
+  return row;
+}
+
+async function sha256Hex(text: string) {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+test("idempotency: a replayed register answers the same status, body and Set-Cookie and creates one user", async () => {
+  const key = crypto.randomUUID();
+  const payload = account("reg-replay");
+  const first = await register(key, payload);
+  assert.equal(first.status, 201);
+  assert.equal(first.headers.get("idempotent-replayed"), null);
+  const second = await register(key, payload);
+  assert.equal(second.status, 201);
+  assert.equal(second.headers.get("idempotent-replayed"), "true");
+  const cookie = first.headers.get("set-cookie");
+  assert.match(cookie ?? "", /^service_token=onda_s_/);
+  assert.equal(second.headers.get("set-cookie"), cookie);
+  assert.equal(await second.text(), await first.text());
+  assert.equal(await users(payload.email), 1, "no second user");
+  const [workspaces] = await service.db.sql<{ n: number }>`
+    select count(*)::int as n from memberships m join users u on u.id = m.user_id
+    where u.email = ${payload.email}`;
+  assert.equal(workspaces.n, 1, "no second workspace");
+  // The replayed cookie is the live session of the account.
+  const me = await service.fetch("/api/v1/workspace", {
+    headers: { cookie: cookieFrom(second) },
+  });
+  assert.equal(me.status, 200);
+  await me.body?.cancel();
+});
+
+test("idempotency: a replayed token creation answers the same token and creates one token row", async () => {
+  const key = crypto.randomUUID();
+  const first = await newToken(key, "replayed-token");
+  const second = await newToken(key, "replayed-token");
+  assert.equal(first.status, 201);
+  assert.equal(second.status, 201);
+  assert.equal(second.headers.get("idempotent-replayed"), "true");
+  const original = await body<{ id: string; token: string }>(first);
+  const replayed = await body<{ id: string; token: string }>(second);
+  assert.deepEqual(replayed, original);
+  assert.match(original.token, /^onda_pat_/);
+  assert.equal(await tokens("replayed-token"), 1, "no second token");
+  const works = await service.fetch("/api/v1/questionnaires", {
+    headers: { authorization: `Bearer ${replayed.token}` },
+  });
+  assert.equal(works.status, 200, "the replayed token is the live one");
+  await works.body?.cancel();
+});
+
+test("idempotency: the records of register and token creation hold no cookie, token or password in clear", async () => {
+  const regKey = crypto.randomUUID();
+  const payload = account("reg-sealed");
+  const registered = await register(regKey, payload);
+  assert.equal(registered.status, 201);
+  await registered.body?.cancel();
+  const sessionToken = cookieFrom(registered).slice("service_token=".length);
+  const tokenKey = crypto.randomUUID();
+  const made = await newToken(tokenKey, "sealed-token");
+  assert.equal(made.status, 201);
+  const { token } = await body<{ token: string }>(made);
+
+  const reg = await record("POST /api/v1/auth/register", regKey);
+  const tok = await record("POST /api/v1/auth/tokens", tokenKey);
+  const regText = JSON.stringify(reg);
+  assert.ok(!regText.includes(sessionToken), "no session token in the register record");
+  assert.ok(!regText.includes(payload.password), "no password in the register record");
+  const setCookie = reg.headers.find(([name]) => name === "set-cookie");
+  assert.match(setCookie?.[1] ?? "", /^sealed:v1:/, "the cookie is stored sealed");
+  assert.ok(!JSON.stringify(tok).includes(token), "no bearer token in the token record");
+  assert.match(JSON.parse(tok.body!).token, /^sealed:v1:/, "the token is stored sealed");
+  // The request digest is keyed: a plain SHA-256 of the body would let anyone holding the
+  // table test password guesses at SHA-256 speed.
+  const parsed = { email: payload.email, password: payload.password, name: payload.name };
+  assert.notEqual(reg.request_hash, await sha256Hex(JSON.stringify(parsed)));
+  assert.match(reg.request_hash, /^[0-9a-f]{64}$/);
+});
+
+test("idempotency: register and token creation: another body is 422, a key that is not a UUID v4 is 400", async () => {
+  const key = crypto.randomUUID();
+  const payload = account("reg-other");
+  await register(key, payload).then((r) => r.body?.cancel());
+  const other = await register(key, { ...payload, password: "another password" });
+  assert.equal(other.status, 422);
+  const data = await body<{ error: { code: string; field: string } }>(other);
+  assert.deepEqual([data.error.code, data.error.field], ["UNPROCESSABLE", "Idempotency-Key"]);
+  const elsewhere = account("reg-other");
+  const renamed = await register(key, elsewhere);
+  assert.equal(renamed.status, 422);
+  await renamed.body?.cancel();
+  assert.equal(await users(elsewhere.email), 0);
+
+  const tokenKey = crypto.randomUUID();
+  await newToken(tokenKey, "token-a").then((r) => r.body?.cancel());
+  const tokenOther = await newToken(tokenKey, "token-b");
+  assert.equal(tokenOther.status, 422);
+  await tokenOther.body?.cancel();
+  assert.equal(await tokens("token-b"), 0);
+
+  for (const bad of ["abc", "00000000-0000-1000-8000-000000000000"]) {
+    const badRegister = account("reg-badkey");
+    const r = await register(bad, badRegister);
+    assert.equal(r.status, 400, bad);
+    const err = await body<{ error: { code: string; field: string } }>(r);
+    assert.deepEqual([err.error.code, err.error.field], ["VALIDATION_FAILED", "Idempotency-Key"]);
+    assert.equal(await users(badRegister.email), 0);
+    const t = await newToken(bad, "token-badkey");
+    assert.equal(t.status, 400, bad);
+    await t.body?.cancel();
+  }
+  assert.equal(await tokens("token-badkey"), 0);
+});
+
+test("idempotency: a crash after register's or token creation's commit: the retry replays, nothing twice", async () => {
+  const crash = () => {
+    throw new Error("simulated crash after the handler's commit");
+  };
+  const key = crypto.randomUUID();
+  const payload = account("reg-crash");
+  service.app.faults = { afterIdempotentHandler: crash };
+  let lost: Response;
+  try {
+    lost = await register(key, payload);
+  } finally {
+    service.app.faults = undefined;
+  }
+  assert.equal(lost.status, 500);
+  await lost.body?.cancel();
+  const retry = await register(key, payload);
+  assert.equal(retry.status, 201, "the account's answer committed with it");
+  assert.equal(retry.headers.get("idempotent-replayed"), "true");
+  await retry.body?.cancel();
+  assert.equal(await users(payload.email), 1);
+
+  const tokenKey = crypto.randomUUID();
+  service.app.faults = { afterIdempotentHandler: crash };
+  let lostToken: Response;
+  try {
+    lostToken = await newToken(tokenKey, "crash-token");
+  } finally {
+    service.app.faults = undefined;
+  }
+  assert.equal(lostToken.status, 500);
+  await lostToken.body?.cancel();
+  const again = await newToken(tokenKey, "crash-token");
+  assert.equal(again.status, 201);
+  assert.equal(again.headers.get("idempotent-replayed"), "true");
+  await again.body?.cancel();
+  assert.equal(await tokens("crash-token"), 1);
+});
+
+test("idempotency: a sealed record expires with its key: after 24 h it is neither replayed nor kept", async () => {
+  const key = crypto.randomUUID();
+  const first = await newToken(key, "expiring-token");
+  const { token } = await body<{ token: string }>(first);
+  service.clock.advance(24 * 3600 * 1000 + 1000);
+  try {
+    // Any sealed request clears expired records.
+    const other = await newToken(crypto.randomUUID(), "pruning-token");
+    assert.equal(other.status, 201);
+    await other.body?.cancel();
+    assert.equal(await record("POST /api/v1/auth/tokens", key), undefined, "record deleted");
+    const after = await newToken(key, "expiring-token");
+    assert.equal(after.status, 201);
+    assert.equal(after.headers.get("idempotent-replayed"), null);
+    assert.notEqual((await body<{ token: string }>(after)).token, token);
+    assert.equal(await tokens("expiring-token"), 2);
+  } finally {
+    service.clock.set(new Date());
+  }
 });
 
 test("idempotency: close the service", async () => {

@@ -4,7 +4,7 @@
 
 import assert from "node:assert/strict";
 import { body, startTestService, test } from "./_server.ts";
-import { createQuestionnaire, registerUser } from "./_forms.ts";
+import { answer, createQuestionnaire, postSession, registerUser, startSession } from "./_forms.ts";
 
 const service = await startTestService();
 const editor = await registerUser(service);
@@ -134,6 +134,55 @@ test("questionnaires: publishing a deleted questionnaire is 409 CONFLICT; otherw
   const listed = await body<Page>(await list("?limit=100"));
   assert.ok(!listed.data.some((x) => x.id === q.id));
 });
+
+for (const state of ["published", "closed"] as const) {
+  test(`questionnaires: a deleted ${state} questionnaire is 404 on every read, its slug 404, publish 409, and gone from lists`, async () => {
+    const q = await createQuestionnaire(service, editor);
+    assert.equal((await post(`/api/v1/questionnaires/${q.id}/publish`)).status, 200);
+    const sessionId = await startSession(service, q.slug);
+    const first = await answer(service, q.slug, sessionId, q.questions[0].id, "before");
+    assert.equal(first.status, 201);
+    await first.body?.cancel();
+    if (state === "closed") {
+      assert.equal((await post(`/api/v1/questionnaires/${q.id}/close`)).status, 200);
+    }
+    const del = await post(`/api/v1/questionnaires/${q.id}`, editor, undefined, "DELETE");
+    assert.equal(del.status, 204);
+
+    const expect = async (res: Response, status: number, code: string, what: string) => {
+      assert.equal(res.status, status, what);
+      assert.equal((await body<{ error: { code: string } }>(res)).error.code, code, what);
+    };
+    const path = `/api/v1/questionnaires/${q.id}`;
+    await expect(await service.fetch(path, { headers: editor.headers() }), 404, "NOT_FOUND", "GET");
+    await expect(await post(path, editor, { title: "x" }, "PATCH"), 404, "NOT_FOUND", "PATCH");
+    await expect(await post(`${path}/close`), 404, "NOT_FOUND", "close");
+    await expect(await post(path, editor, undefined, "DELETE"), 404, "NOT_FOUND", "DELETE again");
+    const publish = await post(`${path}/publish`);
+    assert.equal(publish.status, 409);
+    const refused = await body<{ error: { code: string; field: string } }>(publish);
+    assert.deepEqual([refused.error.code, refused.error.field], ["CONFLICT", "state"]);
+    const exported = await post("/api/v1/exports", editor, {
+      questionnaire_id: q.id,
+      format: "csv",
+    });
+    await expect(exported, 404, "NOT_FOUND", "export");
+    // The public side: the slug, new sessions and answers to a session started before.
+    await expect(await service.fetch(`/api/v1/public/q/${q.slug}`), 404, "NOT_FOUND", "slug");
+    await expect(await postSession(service, q.slug), 404, "NOT_FOUND", "new session");
+    const late = await answer(service, q.slug, sessionId, q.questions[1].id, "4");
+    await expect(late, 404, "NOT_FOUND", "answer to an earlier session");
+
+    for (const query of ["?limit=100", `?limit=100&state=${state}`]) {
+      const listed = await body<Page>(await list(query));
+      assert.ok(!listed.data.some((x) => x.id === q.id), query);
+    }
+    const [row] = await service.db.sql`select state from questionnaires where id = ${q.id}`;
+    assert.equal(row.state, "deleted");
+    const kept = await service.db.sql`select 1 from answers where session_id = ${sessionId}`;
+    assert.equal(kept.length, 1, "its sessions and answers are kept");
+  });
+}
 
 test("pagination: limit is 1 to 100, default 25", async () => {
   const user = await registerUser(service);

@@ -1,4 +1,4 @@
-// Webhook retries: failed attempts (5xx, timeout, 429 with Retry-After, redirect) are retried
+// Webhook retries: failed attempts (5xx, timeout, 429/503 with Retry-After, redirect) are retried
 // on the WEBHOOK_RETRY_DELAYS schedule, the log shows every attempt, the last failure is
 // final, and 410 disables the webhook. Short delays (0.2 s, 0.4 s) and a 0.3 s attempt
 // timeout keep the file fast; the worker is the real one, started here with that timeout.
@@ -94,6 +94,82 @@ test("retry: 429 with Retry-After waits at least that long, beyond the schedule"
     const [gap] = gaps(receiver.received.map((r) => r.at));
     // The schedule alone would retry after about 0.2 s.
     assert.ok(gap >= 1, `retried after ${gap} s`);
+  } finally {
+    await receiver.close();
+  }
+});
+
+test("retry: 503 with Retry-After in seconds waits at least that long, beyond the schedule", async () => {
+  const receiver = startReceiver((_, n) =>
+    n === 1
+      ? new Response(null, { status: 503, headers: { "retry-after": "1" } })
+      : new Response(null, { status: 204 })
+  );
+  try {
+    const hooked = await hookedWorkspace(service, receiver.url, ["session.started"]);
+    await startSession(service, hooked.form.slug);
+    const [pending] = await waitForLog(hooked, (log) => log[0]?.attempts === 1);
+    const planned = Date.parse(pending.next_attempt_at!) -
+      Date.parse(pending.attempt_log[0].started_at);
+    assert.ok(planned >= 1000, `next attempt planned ${planned} ms after the first`);
+    const [delivery] = await waitForLog(hooked, (log) => log[0]?.status === "succeeded");
+    assert.deepEqual(delivery.attempt_log.map((a) => a.response_code), [503, 204]);
+    const [gap] = gaps(receiver.received.map((r) => r.at));
+    // The schedule alone would retry after about 0.2 s.
+    assert.ok(gap >= 1, `retried after ${gap} s`);
+  } finally {
+    await receiver.close();
+  }
+});
+
+test("retry: 503 with Retry-After as an HTTP date waits until that date", async () => {
+  // HTTP dates have whole seconds: this one is 1.5 to 2.5 s after the first attempt.
+  let until = "";
+  const receiver = startReceiver((_, n) => {
+    if (n > 1) return new Response(null, { status: 204 });
+    until = new Date(Date.now() + 2500).toUTCString();
+    return new Response(null, { status: 503, headers: { "retry-after": until } });
+  });
+  try {
+    const hooked = await hookedWorkspace(service, receiver.url, ["session.started"]);
+    await startSession(service, hooked.form.slug);
+    await waitForLog(hooked, (log) => log[0]?.status === "succeeded");
+    const second = performance.timeOrigin + receiver.received[1].at;
+    assert.ok(second >= Date.parse(until), `retried ${Date.parse(until) - second} ms early`);
+  } finally {
+    await receiver.close();
+  }
+});
+
+test("retry: a Retry-After sooner than the schedule does not bring the retry forward", async () => {
+  const receiver = startReceiver((_, n) =>
+    n === 1
+      ? new Response(null, { status: 503, headers: { "retry-after": "0" } })
+      : new Response(null, { status: 204 })
+  );
+  try {
+    const hooked = await hookedWorkspace(service, receiver.url, ["session.started"]);
+    await startSession(service, hooked.form.slug);
+    await waitForLog(hooked, (log) => log[0]?.status === "succeeded");
+    const [gap] = gaps(receiver.received.map((r) => r.at));
+    assert.ok(gap >= 0.18, `retried after ${gap} s, before the 0.2 s (-10 %) of the schedule`);
+  } finally {
+    await receiver.close();
+  }
+});
+
+test("retry: Retry-After on a status other than 429/503 is not honoured; the schedule applies", async () => {
+  const receiver = startReceiver((_, n) =>
+    n === 1
+      ? new Response(null, { status: 500, headers: { "retry-after": "5" } })
+      : new Response(null, { status: 204 })
+  );
+  try {
+    const hooked = await hookedWorkspace(service, receiver.url, ["session.started"]);
+    await startSession(service, hooked.form.slug);
+    await waitForLog(hooked, (log) => log[0]?.status === "succeeded");
+    const [gap] = gaps(receiver.received.map((r) => r.at));
+    assert.ok(gap >= 0.18 && gap < 3, `retried after ${gap} s`);
   } finally {
     await receiver.close();
   }
