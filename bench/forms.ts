@@ -62,6 +62,46 @@ function cpuSeconds(pid: number | "self"): number | null {
   }
 }
 
+/**
+ * CPU seconds used so far by each PostgreSQL backend connected to `database`, when the server
+ * runs on this machine (/proc); empty otherwise.
+ */
+async function backendCpu(admin: postgres.Sql, database: string): Promise<Map<number, number>> {
+  const rows = await admin<{ pid: number }[]>`
+    select pid from pg_stat_activity where datname = ${database}`;
+  const cpu = new Map<number, number>();
+  for (const { pid } of rows) {
+    const seconds = cpuSeconds(pid);
+    if (seconds !== null) cpu.set(pid, seconds);
+  }
+  return cpu;
+}
+
+/** CPU of the service, this process (the load generator) and the database's backends. */
+async function cpuNow(admin: postgres.Sql, database: string, service: number | null) {
+  return {
+    service: service === null ? null : cpuSeconds(service),
+    generator: cpuSeconds("self"),
+    database: await backendCpu(admin, database),
+  };
+}
+
+/** CPU per answer between two `cpuNow` readings, as one line. */
+function cpuLine(a: Awaited<ReturnType<typeof cpuNow>>, b: typeof a, answers: number): string {
+  const ms = (seconds: number) => `${(1000 * seconds / answers).toFixed(2)} ms`;
+  const parts: string[] = [];
+  if (a.service !== null && b.service !== null) parts.push(`service ${ms(b.service - a.service)}`);
+  if (a.generator !== null && b.generator !== null) {
+    parts.push(`load generator ${ms(b.generator - a.generator)}`);
+  }
+  if (b.database.size) {
+    let used = 0;
+    for (const [pid, seconds] of b.database) used += seconds - (a.database.get(pid) ?? 0);
+    parts.push(`database backends ${ms(used)}`);
+  }
+  return `  CPU per answer (incl. its share of session starts): ${parts.join(", ")}`;
+}
+
 function percentile(sorted: number[], p: number): number {
   if (!sorted.length) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
@@ -170,8 +210,7 @@ async function runHttp(base: string, slug: string, questionIds: number[], option
 }
 
 /** The same statements as raw postgres.js, one per request, at the same concurrency. */
-async function runRaw(url: string, questionnaire: Questionnaire, options: Options) {
-  const sql = postgres(url, { max: options.pool, onnotice: () => {} });
+async function runRaw(sql: postgres.Sql, questionnaire: Questionnaire, options: Options) {
   const latencies: number[] = [];
   const deadline = performance.now() + options.seconds * 1000;
   // The Idempotency-Key record, as lib/idempotency.ts builds it for the public routes.
@@ -226,9 +265,7 @@ async function runRaw(url: string, questionnaire: Questionnaire, options: Option
   };
   const t0 = performance.now();
   await Promise.all(Array.from({ length: options.visitors }, visitor));
-  const elapsed = (performance.now() - t0) / 1000;
-  await sql.end();
-  return { latencies, elapsed };
+  return { latencies, elapsed: (performance.now() - t0) / 1000 };
 }
 
 interface Questionnaire {
@@ -316,20 +353,18 @@ export async function run(args: string[]) {
       `forms bench: ${options.visitors} visitors, ${options.seconds} s each phase, ` +
         `${QUESTIONS}-question sessions, pool ${options.pool}, database ${name}`,
     );
-    const [server0, client0] = [cpuSeconds(child.pid), cpuSeconds("self")];
+    const http0 = await cpuNow(admin, name, child.pid);
     const http = await runHttp(base, questionnaire.slug, questionnaire.questionIds, options);
-    const [server1, client1] = [cpuSeconds(child.pid), cpuSeconds("self")];
+    const http1 = await cpuNow(admin, name, child.pid);
     const httpRate = report("service (HTTP)", http.latencies.length, http.elapsed, http.latencies);
-    if (server0 !== null && server1 !== null && client0 !== null && client1 !== null) {
-      const per = (a: number, b: number) => (1000 * (b - a) / http.latencies.length).toFixed(2);
-      console.log(
-        `  CPU per answer (incl. its share of session starts): service ${
-          per(server0, server1)
-        } ms, load generator ${per(client0, client1)} ms`,
-      );
-    }
-    const raw = await runRaw(url, questionnaire, options);
+    console.log(cpuLine(http0, http1, http.latencies.length));
+    const sql = postgres(url, { max: options.pool, onnotice: () => {} });
+    const raw0 = await cpuNow(admin, name, null);
+    const raw = await runRaw(sql, questionnaire, options);
+    const raw1 = await cpuNow(admin, name, null);
+    await sql.end();
     const rawRate = report("raw postgres.js", raw.latencies.length, raw.elapsed, raw.latencies);
+    console.log(cpuLine(raw0, raw1, raw.latencies.length));
     console.log(`ratio service/raw: ${(100 * httpRate / rawRate).toFixed(0)} %`);
     console.log("targets: >= 2000 answers/s, >= 50 % of raw, p99 <= 30 ms");
   } finally {

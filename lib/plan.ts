@@ -35,8 +35,16 @@ export function unlimitedShard(): number {
  * workspace's plan itself (billing can change it at any moment).
  */
 export function answerLimits(config: Config): string {
-  return JSON.stringify(Object.fromEntries(PLANS.map((p) => [p, answersPerMonth(config, p)])));
+  let limits = limitsOf.get(config);
+  if (limits === undefined) {
+    limits = JSON.stringify(Object.fromEntries(PLANS.map((p) => [p, answersPerMonth(config, p)])));
+    limitsOf.set(config, limits);
+  }
+  return limits;
 }
+
+/** answerLimits per config (read once, never changed), as it is asked on every answer. */
+const limitsOf = new WeakMap<Config, string>();
 
 /** The 422 of an answer over the workspace's monthly limit. */
 export function monthFull(plan: Plan, limit: number): ApiError {
