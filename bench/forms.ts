@@ -249,12 +249,12 @@ async function runRaw(sql: postgres.Sql, questionnaire: Questionnaire, options: 
         const t = performance.now();
         const path = `/api/v1/public/q/${questionnaire.slug}/sessions/${id}/answers`;
         const now = new Date();
-        // As routes/public.ts: one statement per answer (onda_record_answer), the question's
-        // questionnaire known beforehand (the service's question cache), the key's record.
+        // As routes/public.ts: one statement per answer (onda_record_answer) with the key's
+        // record (the service checks the answer against its cached question first).
         const [r] = await sql`
           select outcome, body from onda_record_answer(
             ${id}::bigint, ${questionnaire.slug}::text, ${questionId}::bigint,
-            ${questionnaire.id}::uuid, ${ANSWER}::text, ${now}::timestamptz,
+            ${ANSWER}::text, ${now}::timestamptz,
             ${keyRecord(path, null)}::jsonb, ${limits}::jsonb,
             ${monthOf(now)}::date, ${unlimitedShard()}::smallint
           )`;

@@ -53,6 +53,10 @@ function notFound(): ApiError {
   return new ApiError(404, "NOT_FOUND", "No published questionnaire has this slug.");
 }
 
+function noSuchQuestion(): ApiError {
+  return new ApiError(404, "NOT_FOUND", "This questionnaire has no such question.", "questionId");
+}
+
 export const routes = [
   defineRoute({
     method: "GET",
@@ -162,17 +166,19 @@ export const routes = [
     handler: async ({ app, body, params, req }) => {
       // One round trip and one commit in the normal case: the question's rules come from the
       // cache (they never change once published), and onda_record_answer (sql/003_forms.sql)
-      // decides everything else under the session's row lock and writes it all.
+      // decides everything else under the session's row lock, whether the question belongs to
+      // the session's questionnaire included, and writes it all.
       const question = await app.questions.get(body.questionId);
-      let text: string | null = body.answerText;
+      // null: nothing to store, as the answer was not checked (no such question) or is invalid.
+      // The 404s and 409s come first: the statement then checks those only and writes nothing.
+      let text: string | null = null;
       let invalid: ApiError | null = null;
       if (question) {
         try {
           text = checkAnswer(question, body.answerText);
         } catch (err) {
           if (!(err instanceof ApiError)) throw err;
-          // The 404s and 409s come first: the statement checks those only and writes nothing.
-          [invalid, text] = [err, null];
+          invalid = err;
         }
       }
       const now = app.clock();
@@ -182,7 +188,7 @@ export const routes = [
         [{ outcome, body: answer }] = await app.db.sql<{ outcome: string; body: string }>`
           select outcome, body from onda_record_answer(
             ${params.sessionId}::bigint, ${params.slug}::text, ${body.questionId}::bigint,
-            ${question?.questionnaireId ?? null}::uuid, ${text}::text, ${now}::timestamptz,
+            ${text}::text, ${now}::timestamptz,
             ${pendingRecordOfStatement(req, 201)}::jsonb, ${answerLimits(app.config)}::jsonb,
             ${monthOf(now)}::date, ${unlimitedShard()}::smallint
           )`;
@@ -206,16 +212,11 @@ export const routes = [
         case "closed":
           throw new ApiError(409, "CONFLICT", "This questionnaire no longer accepts answers.");
         case "no_question":
-          throw new ApiError(
-            404,
-            "NOT_FOUND",
-            "This questionnaire has no such question.",
-            "questionId",
-          );
+          throw noSuchQuestion();
         case "answered":
           throw new ApiError(409, "CONFLICT", "This question is already answered.", "questionId");
         case "invalid":
-          throw invalid!;
+          throw invalid ?? noSuchQuestion();
       }
       throw new Error(`onda_record_answer: unexpected outcome ${outcome}`);
     },

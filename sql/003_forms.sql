@@ -107,7 +107,13 @@ create index sessions_questionnaire_idx on sessions (questionnaire_id, started_a
 
 create table answers (
   session_id bigint not null references sessions(id) on delete cascade,
-  question_id bigint not null references questions(id) on delete cascade,
+  -- No foreign key to questions: every answer to a popular question would share-lock that
+  -- question's row, and concurrent lockers of one row cost PostgreSQL a multixact each, a
+  -- cost that grows with the number of answers in flight. onda_record_answer checks the
+  -- question against the session's questionnaire in the statement that inserts the answer;
+  -- a published questionnaire's questions are never deleted (PATCH replaces a draft's, and
+  -- drafts have no sessions), and answers go with their session.
+  question_id bigint not null,
   questionnaire_id uuid not null,
   answer text not null,
   created_at timestamptz not null,
@@ -145,7 +151,10 @@ create index idempotency_keys_created_idx on idempotency_keys (created_at);
 
 create table outbox_events (
   id uuid primary key default gen_random_uuid(),  -- event id, stable across retries
-  workspace_id uuid not null references workspaces(id),
+  -- No foreign key, for the reason given at answers.question_id: every event of a workspace
+  -- would share-lock its one row. Both writers (onda_start_session, onda_record_answer) take
+  -- it from the row they read in the same statement.
+  workspace_id uuid not null,
   type text not null,            -- session.started | answer.submitted | session.completed
   data jsonb not null,           -- the event's data object
   created_at timestamptz not null default now(),
@@ -217,21 +226,21 @@ begin
 end
 $$;
 
--- One answer in one statement, so one round trip and one commit. The service passes what never
--- changes (the question's questionnaire, from its cache of published questions) and the answer
--- it checked against the question's type; everything that can change is decided here, under the
--- session's row lock, so concurrent answers of one session apply one after the other and
--- progress, sequence numbers and completion stay exact.
+-- One answer in one statement, so one round trip and one commit. The service passes the answer
+-- it checked against the question's rules (from its cache: they never change once published);
+-- everything that can change is decided here, under the session's row lock, so concurrent
+-- answers of one session apply one after the other and progress, sequence numbers and
+-- completion stay exact.
 --
 -- outcome, in the order the API checks: 'no_session' (unknown, another slug's, or its
 -- questionnaire deleted), 'completed', 'closed', 'no_question' (not in the session's
--- questionnaire; p_question_questionnaire null: no such question at all), 'answered' (this
--- question already has an answer, e.g. a retry), then 'invalid' (p_answer null: the service found
--- the answer invalid for its question; only the checks above run and nothing is written), else
--- 'ok' with body, the JSON answer. On 'ok' it writes the answer, the session's progress, the
--- events answer.submitted and (for the last answer) session.completed, the Idempotency-Key record
--- p_key (see lib/idempotency.ts) and the plan counter. A key held by another request (OD001) or a
--- full month (OD002, detail: the plan) raises, which rolls back every write of the statement.
+-- questionnaire), 'answered' (this question already has an answer, e.g. a retry), then
+-- 'invalid' (p_answer null: the service found the answer invalid for its question; only the
+-- checks above run and nothing is written), else 'ok' with body, the JSON answer. On 'ok' it
+-- writes the answer, the session's progress, the events answer.submitted and (for the last
+-- answer) session.completed, the Idempotency-Key record p_key (see lib/idempotency.ts) and the
+-- plan counter. A key held by another request (OD001) or a full month (OD002, detail: the plan)
+-- raises, which rolls back every write of the statement.
 --
 -- p_limits maps each plan to its monthly answer limit (null: unlimited); the plan itself is read
 -- here, as billing may change it at any moment. A limited plan counts in shard 0 with a
@@ -242,7 +251,6 @@ create function onda_record_answer(
   p_session bigint,
   p_slug text,
   p_question bigint,
-  p_question_questionnaire uuid,
   p_answer text,
   p_at timestamptz,
   p_key jsonb,
@@ -261,11 +269,12 @@ declare
   base jsonb;
 begin
   select s.questionnaire_id, s.workspace_id, s.name, s.email, s.completed_at, s.answered,
-         s.total, s.last_sequence, q.slug, q.state, w.plan
+         s.total, s.last_sequence, q.slug, q.state, w.plan, qu.id is not null as has_question
   into cur
   from sessions s
   join questionnaires q on q.id = s.questionnaire_id
   join workspaces w on w.id = s.workspace_id
+  left join questions qu on qu.id = p_question and qu.questionnaire_id = s.questionnaire_id
   where s.id = p_session and q.slug = p_slug and q.state <> 'deleted'
   -- Held until the commit: the next answer of this session reads what this one wrote.
   for update of s;
@@ -275,7 +284,7 @@ begin
     outcome := 'completed';
   elsif cur.state <> 'published' then
     outcome := 'closed';
-  elsif p_question_questionnaire is distinct from cur.questionnaire_id then
+  elsif not cur.has_question then
     outcome := 'no_question';
   elsif p_answer is null then
     outcome := case when exists (select 1 from answers a

@@ -28,7 +28,6 @@ test("question cache: a published question is read once, with what validation ne
   const q = form.questions[0];
   const first = await cache.get(q.id);
   assert.deepEqual(first, {
-    questionnaireId: form.id,
     type: "choice",
     required: false,
     options: ["a", "b"],
