@@ -11,6 +11,7 @@ import postgres from "postgres";
 import { createHandler } from "../lib/app.ts";
 import { loadConfig } from "../lib/config.ts";
 import { compile, type Db, openDb, type Sql } from "../lib/db.ts";
+import { createQuestionCache } from "../lib/question_cache.ts";
 import { createRateLimiter } from "../lib/ratelimit.ts";
 import { allRoutes } from "../routes/index.ts";
 import { brandId, stationId, writeDataset } from "./ads_data.ts";
@@ -268,6 +269,7 @@ export async function run(args: string[]) {
       fetch,
       routes: allRoutes,
       maintenanceCacheMs: 3_600_000,
+      questions: createQuestionCache(db.sql),
     });
     const info = {
       remoteAddr: { transport: "tcp", hostname: "127.0.0.1", port: 1 } as Deno.NetAddr,

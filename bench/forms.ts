@@ -1,28 +1,52 @@
-// `deno task bench forms [--seconds S] [--visitors N]`: visitors run 10-question sessions
-// against one published questionnaire (start + 10 answers, every POST with an
-// Idempotency-Key) through the real service, then the same statements run as raw postgres.js
-// transactions at the same concurrency. Prints answers/s, p50/p99 latency and the ratio.
-// Uses a fresh database on DATABASE_URL's server (default the local test server).
+// `deno task bench forms [--seconds S] [--visitors N] [--pool N] [--client http1|fetch]
+// [--cpu-prof DIR]`: visitors run 10-question sessions against one published questionnaire
+// (start + 10 answers, every POST with an Idempotency-Key) through the real service, each over
+// its own keep-alive connection, then the same statements the service runs (one per request)
+// as raw postgres.js at the same concurrency. Prints answers/s, p50/p99 latency, CPU per answer
+// and the ratio; any unexpected status stops it. --cpu-prof writes a V8 CPU profile of the
+// service into DIR. Uses a fresh database on DATABASE_URL's server (default the local test
+// server).
 
 import postgres from "postgres";
+import { monthOf, unlimitedShard } from "../lib/plan.ts";
+import { connectHttp1 } from "./http1.ts";
 
 const QUESTIONS = 10;
+const ANSWER = "An answer of ordinary length.";
 
 interface Options {
   seconds: number;
   visitors: number;
   pool: number;
+  /** Directory for a V8 CPU profile of the service (deno run --cpu-prof), if any. */
+  cpuProf: string | null;
+  /** The load generator's HTTP client. */
+  client: "http1" | "fetch";
 }
 
 function parseArgs(args: string[]): Options {
-  const options: Options = { seconds: 20, visitors: 32, pool: 16 };
+  const options: Options = { seconds: 20, visitors: 32, pool: 16, cpuProf: null, client: "http1" };
   for (let i = 0; i < args.length; i += 2) {
+    if (args[i] === "--client") {
+      if (args[i + 1] !== "http1" && args[i + 1] !== "fetch") {
+        throw new Error("--client is http1 or fetch");
+      }
+      options.client = args[i + 1] as Options["client"];
+      continue;
+    }
+    if (args[i] === "--cpu-prof") {
+      if (!args[i + 1]) throw new Error("--cpu-prof needs a directory");
+      options.cpuProf = args[i + 1];
+      continue;
+    }
     const value = Number(args[i + 1]);
     if (!Number.isFinite(value) || value <= 0) throw new Error(`bad value for ${args[i]}`);
     if (args[i] === "--seconds") options.seconds = value;
     else if (args[i] === "--visitors") options.visitors = value;
     else if (args[i] === "--pool") options.pool = value;
-    else throw new Error(`unknown option ${args[i]} (--seconds, --visitors, --pool)`);
+    else {throw new Error(
+        `unknown option ${args[i]} (--seconds, --visitors, --pool, --client, --cpu-prof DIR)`,
+      );}
   }
   return options;
 }
@@ -36,6 +60,46 @@ function cpuSeconds(pid: number | "self"): number | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * CPU seconds used so far by each PostgreSQL backend connected to `database`, when the server
+ * runs on this machine (/proc); empty otherwise.
+ */
+async function backendCpu(admin: postgres.Sql, database: string): Promise<Map<number, number>> {
+  const rows = await admin<{ pid: number }[]>`
+    select pid from pg_stat_activity where datname = ${database}`;
+  const cpu = new Map<number, number>();
+  for (const { pid } of rows) {
+    const seconds = cpuSeconds(pid);
+    if (seconds !== null) cpu.set(pid, seconds);
+  }
+  return cpu;
+}
+
+/** CPU of the service, this process (the load generator) and the database's backends. */
+async function cpuNow(admin: postgres.Sql, database: string, service: number | null) {
+  return {
+    service: service === null ? null : cpuSeconds(service),
+    generator: cpuSeconds("self"),
+    database: await backendCpu(admin, database),
+  };
+}
+
+/** CPU per answer between two `cpuNow` readings, as one line. */
+function cpuLine(a: Awaited<ReturnType<typeof cpuNow>>, b: typeof a, answers: number): string {
+  const ms = (seconds: number) => `${(1000 * seconds / answers).toFixed(2)} ms`;
+  const parts: string[] = [];
+  if (a.service !== null && b.service !== null) parts.push(`service ${ms(b.service - a.service)}`);
+  if (a.generator !== null && b.generator !== null) {
+    parts.push(`load generator ${ms(b.generator - a.generator)}`);
+  }
+  if (b.database.size) {
+    let used = 0;
+    for (const [pid, seconds] of b.database) used += seconds - (a.database.get(pid) ?? 0);
+    parts.push(`database backends ${ms(used)}`);
+  }
+  return `  CPU per answer (incl. its share of session starts): ${parts.join(", ")}`;
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -80,116 +144,128 @@ async function post(base: string, path: string, payload: unknown, headers = {}) 
   return { res, text };
 }
 
-/** Through the service: returns answer latencies (ms) and the count of answers stored. */
+/** POSTs JSON to the service: the small HTTP/1.1 client (default) or fetch, for comparison. */
+type Poster = (path: string, payload: unknown, headers: Record<string, string>) => Promise<
+  { status: number; text: string }
+>;
+
+async function poster(base: string, client: Options["client"]): Promise<[Poster, () => void]> {
+  if (client === "fetch") {
+    return [async (path, payload, headers) => {
+      const { res, text } = await post(base, path, payload, headers);
+      return { status: res.status, text };
+    }, () => {}];
+  }
+  const url = new URL(base);
+  const conn = await connectHttp1(url.hostname, Number(url.port));
+  return [
+    (path, payload, headers) => conn.post(path, JSON.stringify(payload), headers),
+    conn.close,
+  ];
+}
+
+/** Any status but the expected one stops the bench: it measures the normal case only. */
+function expect(status: number, reply: { status: number; text: string }, what: string) {
+  if (reply.status !== status) {
+    throw new Error(
+      `${what}: expected ${status}, got ${reply.status}: ${reply.text.slice(0, 300)}`,
+    );
+  }
+}
+
+/** Through the service: returns answer latencies (ms). */
 async function runHttp(base: string, slug: string, questionIds: number[], options: Options) {
   const latencies: number[] = [];
-  let errors = 0;
   const deadline = performance.now() + options.seconds * 1000;
   const visitor = async () => {
-    while (performance.now() < deadline) {
-      const started = await post(base, `/api/v1/public/q/${slug}/sessions`, {
-        name: "Bench",
-        email: "bench@example.com",
-        loaded_at: Date.now(),
-      }, { "idempotency-key": crypto.randomUUID() });
-      if (started.res.status !== 201) {
-        errors++;
-        continue;
+    const [send, close] = await poster(base, options.client);
+    try {
+      while (performance.now() < deadline) {
+        const started = await send(`/api/v1/public/q/${slug}/sessions`, {
+          name: "Bench",
+          email: "bench@example.com",
+          loaded_at: Date.now(),
+        }, { "idempotency-key": crypto.randomUUID() });
+        expect(201, started, "session start");
+        const { sessionId } = JSON.parse(started.text);
+        for (const questionId of questionIds) {
+          if (performance.now() >= deadline) break;
+          const t = performance.now();
+          const answered = await send(
+            `/api/v1/public/q/${slug}/sessions/${sessionId}/answers`,
+            { questionId, answerText: ANSWER },
+            { "idempotency-key": crypto.randomUUID() },
+          );
+          expect(201, answered, "answer");
+          latencies.push(performance.now() - t);
+        }
       }
-      const { sessionId } = JSON.parse(started.text);
-      for (const questionId of questionIds) {
-        if (performance.now() >= deadline) break;
-        const t = performance.now();
-        const { res } = await post(
-          base,
-          `/api/v1/public/q/${slug}/sessions/${sessionId}/answers`,
-          { questionId, answerText: "An answer of ordinary length." },
-          { "idempotency-key": crypto.randomUUID() },
-        );
-        if (res.status === 201) latencies.push(performance.now() - t);
-        else errors++;
-      }
+    } finally {
+      close();
     }
   };
   const t0 = performance.now();
   await Promise.all(Array.from({ length: options.visitors }, visitor));
-  return { latencies, errors, elapsed: (performance.now() - t0) / 1000 };
+  return { latencies, elapsed: (performance.now() - t0) / 1000 };
 }
 
-/** The same statements as raw postgres.js transactions, at the same concurrency. */
-async function runRaw(url: string, questionnaire: Questionnaire, options: Options) {
-  const sql = postgres(url, { max: options.pool, onnotice: () => {} });
+/** The same statements as raw postgres.js, one per request, at the same concurrency. */
+async function runRaw(sql: postgres.Sql, questionnaire: Questionnaire, options: Options) {
   const latencies: number[] = [];
   const deadline = performance.now() + options.seconds * 1000;
-  const route = (path: string) => `POST ${path}`;
   // The Idempotency-Key record, as lib/idempotency.ts builds it for the public routes.
-  const keyRecord = (path: string, payload: unknown) => {
+  const keyRecord = (path: string, body: string | null) => {
     const now = new Date();
     return sql.json({
       principal: "public",
-      route: route(path),
+      route: `POST ${path}`,
       key: crypto.randomUUID(),
-      request_hash: "h",
+      request_hash: "0".repeat(64),
       created_at: now.toISOString(),
       status: 201,
       headers: [["content-type", "application/json; charset=utf-8"]],
-      body: JSON.stringify(payload),
+      body,
       expired_before: new Date(now.getTime() - 24 * 3600 * 1000).toISOString(),
       abandoned_before: new Date(now.getTime() - 60 * 1000).toISOString(),
     });
   };
+  // The plan limits as lib/plan.ts's answerLimits gives them (the workspace is on business).
+  const limits = sql.json({ free: 1000, pro: 100000, business: null });
   const visitor = async () => {
     while (performance.now() < deadline) {
       const id = Math.floor(Math.random() * 2 ** 52) + 1;
       // As routes/public.ts: one statement (onda_start_session) with the key's record.
-      const started = keyRecord(`/api/v1/public/q/${questionnaire.slug}/sessions`, {
-        sessionId: id,
-      });
+      const started = keyRecord(
+        `/api/v1/public/q/${questionnaire.slug}/sessions`,
+        JSON.stringify({ sessionId: id }),
+      );
       await sql`select onda_start_session(
                   ${id}::bigint, ${questionnaire.slug}::text, 'Bench'::text,
-                  'bench@example.com'::text, now(), now(), ${started}::jsonb
+                  'bench@example.com'::text, ${new Date()}::timestamptz,
+                  ${new Date()}::timestamptz, ${started}::jsonb
                 ) as started`;
-      for (const [i, questionId] of questionnaire.questionIds.entries()) {
+      for (const questionId of questionnaire.questionIds) {
         if (performance.now() >= deadline) break;
         const t = performance.now();
-        const last = i === questionnaire.questionIds.length - 1;
         const path = `/api/v1/public/q/${questionnaire.slug}/sessions/${id}/answers`;
-        // As routes/public.ts: the session read (no transaction), then every write in one
-        // statement (onda_record_answer) with the Idempotency-Key record.
-        const [s] = await sql`select s.workspace_id, s.answered, s.total, s.last_sequence, w.plan,
-                   qu.id, qu.type, qu.required, qu.options, qu.position,
-                   exists (select 1 from answers a where a.session_id = s.id
-                           and a.question_id = ${questionId}) as already,
-                   case when s.answered + 1 >= s.total then (
-                     select coalesce(jsonb_agg(jsonb_build_object('question_id',
-                       a.question_id, 'answer', a.answer, 'position', p.position)), '[]')
-                     from answers a join questions p on p.id = a.question_id
-                     where a.session_id = s.id) end as prior
-                 from sessions s join questionnaires q on q.id = s.questionnaire_id
-                 join workspaces w on w.id = s.workspace_id
-                 left join questions qu on qu.id = ${questionId}
-                   and qu.questionnaire_id = s.questionnaire_id
-                 where s.id = ${id} and q.slug = ${questionnaire.slug} and q.state <> 'deleted'`;
-        const events = [{ type: "answer.submitted", data: { session_id: id } }];
-        if (last) events.push({ type: "session.completed", data: { session_id: id } });
         const now = new Date();
-        await sql`select onda_record_answer(
-                    ${id}::bigint, ${s.last_sequence}::integer, ${questionId}::bigint,
-                    ${questionnaire.id}::uuid, ${questionnaire.workspaceId}::uuid,
-                    'An answer of ordinary length.'::text, ${now}::timestamptz,
-                    ${i + 1}::integer, ${last}::boolean, ${sql.json(events)}::jsonb,
-                    ${keyRecord(path, { success: true })}::jsonb, date_trunc('month', now())::date,
-                    ${1 + Math.floor(Math.random() * 64)}::smallint, ${null}::integer
-                  ) as outcome`;
+        // As routes/public.ts: one statement per answer (onda_record_answer) with the key's
+        // record (the service checks the answer against its cached question first).
+        const [r] = await sql`
+          select outcome, body from onda_record_answer(
+            ${id}::bigint, ${questionnaire.slug}::text, ${questionId}::bigint,
+            ${ANSWER}::text, ${now}::timestamptz,
+            ${keyRecord(path, null)}::jsonb, ${limits}::jsonb,
+            ${monthOf(now)}::date, ${unlimitedShard()}::smallint
+          )`;
+        if (r.outcome !== "ok") throw new Error(`raw answer: ${r.outcome}`);
         latencies.push(performance.now() - t);
       }
     }
   };
   const t0 = performance.now();
   await Promise.all(Array.from({ length: options.visitors }, visitor));
-  const elapsed = (performance.now() - t0) / 1000;
-  await sql.end();
-  return { latencies, elapsed };
+  return { latencies, elapsed: (performance.now() - t0) / 1000 };
 }
 
 interface Questionnaire {
@@ -251,7 +327,12 @@ export async function run(args: string[]) {
   const url = withDatabase(server, name);
   const port = freePort();
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-all", new URL("../main.ts", import.meta.url).pathname],
+    args: [
+      "run",
+      "--allow-all",
+      ...(options.cpuProf ? ["--cpu-prof", `--cpu-prof-dir=${options.cpuProf}`] : []),
+      new URL("../main.ts", import.meta.url).pathname,
+    ],
     env: {
       DATABASE_URL: url,
       PORT: String(port),
@@ -272,21 +353,18 @@ export async function run(args: string[]) {
       `forms bench: ${options.visitors} visitors, ${options.seconds} s each phase, ` +
         `${QUESTIONS}-question sessions, pool ${options.pool}, database ${name}`,
     );
-    const [server0, client0] = [cpuSeconds(child.pid), cpuSeconds("self")];
+    const http0 = await cpuNow(admin, name, child.pid);
     const http = await runHttp(base, questionnaire.slug, questionnaire.questionIds, options);
-    const [server1, client1] = [cpuSeconds(child.pid), cpuSeconds("self")];
+    const http1 = await cpuNow(admin, name, child.pid);
     const httpRate = report("service (HTTP)", http.latencies.length, http.elapsed, http.latencies);
-    if (server0 !== null && server1 !== null && client0 !== null && client1 !== null) {
-      const per = (a: number, b: number) => (1000 * (b - a) / http.latencies.length).toFixed(2);
-      console.log(
-        `  CPU per answer (incl. its share of session starts): service ${
-          per(server0, server1)
-        } ms, load generator ${per(client0, client1)} ms`,
-      );
-    }
-    if (http.errors) console.log(`  non-2xx answers or sessions: ${http.errors}`);
-    const raw = await runRaw(url, questionnaire, options);
+    console.log(cpuLine(http0, http1, http.latencies.length));
+    const sql = postgres(url, { max: options.pool, onnotice: () => {} });
+    const raw0 = await cpuNow(admin, name, null);
+    const raw = await runRaw(sql, questionnaire, options);
+    const raw1 = await cpuNow(admin, name, null);
+    await sql.end();
     const rawRate = report("raw postgres.js", raw.latencies.length, raw.elapsed, raw.latencies);
+    console.log(cpuLine(raw0, raw1, raw.latencies.length));
     console.log(`ratio service/raw: ${(100 * httpRate / rawRate).toFixed(0)} %`);
     console.log("targets: >= 2000 answers/s, >= 50 % of raw, p99 <= 30 ms");
   } finally {

@@ -5,6 +5,9 @@ import { ApiError } from "./errors.ts";
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
+/** Stateless between calls (no streaming), so one serves every request. */
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
 function tooLarge(): ApiError {
   return new ApiError(413, "PAYLOAD_TOO_LARGE", "Request body must be at most 64 KiB.");
 }
@@ -21,10 +24,35 @@ export async function readJsonBody(req: Request): Promise<unknown> {
   }
   const declared = req.headers.get("content-length");
   if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw tooLarge();
-  if (!req.body) throw new ApiError(400, "VALIDATION_FAILED", "Request body is empty.", "body");
+  let bytes: Uint8Array;
+  if (declared !== null && /^\d+$/.test(declared)) {
+    // The declared length bounds the body (the HTTP framing delivers exactly that many bytes),
+    // so it is taken whole, without the stream machinery (not even req.body, which builds it).
+    bytes = new Uint8Array(await req.arrayBuffer());
+  } else {
+    if (!req.body) throw new ApiError(400, "VALIDATION_FAILED", "Request body is empty.", "body");
+    bytes = await readCapped(req.body);
+  }
+  let text: string;
+  try {
+    text = UTF8.decode(bytes);
+  } catch {
+    throw new ApiError(400, "VALIDATION_FAILED", "Request body is not valid UTF-8.", "body");
+  }
+  if (text.trim() === "") {
+    throw new ApiError(400, "VALIDATION_FAILED", "Request body is empty.", "body");
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ApiError(400, "VALIDATION_FAILED", "Request body is not valid JSON.", "body");
+  }
+}
+
+async function readCapped(body: ReadableStream<Uint8Array>): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   let size = 0;
-  const reader = req.body.getReader();
+  const reader = body.getReader();
   while (true) {
     const { done, value } = await reader.read();
     if (done) break;
@@ -41,18 +69,5 @@ export async function readJsonBody(req: Request): Promise<unknown> {
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    throw new ApiError(400, "VALIDATION_FAILED", "Request body is not valid UTF-8.", "body");
-  }
-  if (text.trim() === "") {
-    throw new ApiError(400, "VALIDATION_FAILED", "Request body is empty.", "body");
-  }
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new ApiError(400, "VALIDATION_FAILED", "Request body is not valid JSON.", "body");
-  }
+  return bytes;
 }

@@ -164,7 +164,10 @@ function openPostgres(url: string, max: number): Db {
   const options = {
     max,
     ssl: false,
-    idle_timeout: 60,
+    // No idle timeout: postgres.js re-arms it (a Node-compatible setTimeout) every time a
+    // connection turns idle, which cost the answer route about 5 % of its JavaScript time.
+    // Idle connections are closed at the end of their lifetime (max_lifetime) instead.
+    idle_timeout: 0,
     connect_timeout: 2,
     max_lifetime: 60 * 30,
     max_pipeline: 100,

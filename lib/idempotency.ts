@@ -6,7 +6,8 @@
 // all, so after a crash at any point either both exist (a retry replays) or neither does (a
 // retry runs afresh). A creating handler writes the record with its own writes: in its
 // transaction with `storeInTransaction(tx, req, status, payload)`, or, when its writes are one
-// statement, by passing `pendingRecord(req, status, payload)` to it. Two modes:
+// statement, by passing `pendingRecord(req, status, payload)` to it (`pendingRecordOfStatement`
+// when that statement builds the answer itself). Two modes:
 //
 // - Transactional routes (`idempotent: "transactional"`: the public session and answer
 //   POSTs): no claim beforehand. The handler runs and inserts the finished record with its
@@ -33,7 +34,7 @@
 import { createHash } from "node:crypto";
 import type { Sql } from "./db.ts";
 import { ApiError, errorBody } from "./errors.ts";
-import { json, type RequestContext } from "./router.ts";
+import { json, JSON_CONTENT_TYPE, type RequestContext } from "./router.ts";
 import { type RecordSealer, recordSealer } from "./sealed.ts";
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
@@ -42,6 +43,9 @@ const ABANDONED_AFTER_MS = 60 * 1000;
 
 /** About one new key in this many also deletes a batch of expired keys, so the table stays small. */
 const PRUNE_CHANCE = 1 / 500;
+
+/** The headers of a stored JSON answer: those `json(payload, status)` sends. */
+const JSON_HEADERS: [string, string][] = [["content-type", JSON_CONTENT_TYPE]];
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
@@ -190,11 +194,13 @@ export function storeInTransaction(
   req: Request,
   status: number,
   payload: unknown,
-  extraHeaders: HeadersInit = {},
+  extraHeaders?: HeadersInit,
 ): Promise<void> {
   const s = scopes.get(req);
   if (!s) return Promise.resolve();
-  const headers = [...json(payload, status, extraHeaders).headers] as [string, string][];
+  const headers = extraHeaders === undefined
+    ? JSON_HEADERS
+    : [...json(payload, status, extraHeaders).headers] as [string, string][];
   const text = status === 204 ? null : JSON.stringify(payload);
   const update = (headers: [string, string][], text: string | null) =>
     tx`
@@ -218,14 +224,28 @@ export function storeInTransaction(
 /**
  * For a handler whose writes are one statement (no explicit transaction): the record of the
  * JSON answer `json(payload, status)` as JSON text for that statement to insert (see
- * onda_record_answer in sql/003_forms.sql), or null without an Idempotency-Key. When the
+ * onda_keep_idempotency in sql/003_forms.sql), or null without an Idempotency-Key. When the
  * statement committed, call `recordCommitted(req)`; when it reports the key held by another
  * request (SQLSTATE OD001, everything rolled back), throw `keyTaken()`.
  */
 export function pendingRecord(req: Request, status: number, payload: unknown): string | null {
+  return record(req, status, status === 204 ? null : JSON.stringify(payload));
+}
+
+/**
+ * As `pendingRecord`, for a statement that builds the JSON answer itself (it depends on what the
+ * statement finds): the record carries no body, the statement stores the one it built, and the
+ * handler answers that same text with `jsonText(text, status)`.
+ */
+export function pendingRecordOfStatement(req: Request, status: number): string | null {
+  return record(req, status, null);
+}
+
+function record(req: Request, status: number, body: string | null): string | null {
   const s = scopes.get(req);
   if (!s) return null;
   if (!s.transactional) throw new Error('pendingRecord needs idempotent: "transactional"');
+  const now = s.now.getTime();
   return JSON.stringify({
     principal: s.who,
     route: s.route,
@@ -233,10 +253,10 @@ export function pendingRecord(req: Request, status: number, payload: unknown): s
     request_hash: s.hash,
     created_at: s.now.toISOString(),
     status,
-    headers: [...json(payload, status).headers],
-    body: status === 204 ? null : JSON.stringify(payload),
-    expired_before: new Date(s.now.getTime() - IDEMPOTENCY_WINDOW_MS).toISOString(),
-    abandoned_before: new Date(s.now.getTime() - ABANDONED_AFTER_MS).toISOString(),
+    headers: JSON_HEADERS,
+    body,
+    expired_before: new Date(now - IDEMPOTENCY_WINDOW_MS).toISOString(),
+    abandoned_before: new Date(now - ABANDONED_AFTER_MS).toISOString(),
   });
 }
 
@@ -254,7 +274,7 @@ export function keyTaken(): Error {
 function storedError(err: ApiError, ctx: RequestContext) {
   const text = JSON.stringify(errorBody(err, ctx.traceId));
   const headers: [string, string][] = [
-    ["content-type", "application/json; charset=utf-8"],
+    ...JSON_HEADERS,
     ...Object.entries(err.headers),
   ];
   return { text, headers };

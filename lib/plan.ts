@@ -25,12 +25,26 @@ export function monthOf(now: Date): string {
 /** Shards of an unlimited plan's counter (1..UNLIMITED_SHARDS); limited plans use shard 0. */
 const UNLIMITED_SHARDS = 64;
 
-/** Where one answer is counted: the month, the shard, and the limit (null = unlimited). */
-export function answerCounter(config: Config, plan: Plan, now: Date) {
-  const limit = answersPerMonth(config, plan);
-  const shard = limit === null ? 1 + Math.floor(Math.random() * UNLIMITED_SHARDS) : 0;
-  return { month: monthOf(now), shard, limit };
+/** The counter shard of one answer under an unlimited plan. */
+export function unlimitedShard(): number {
+  return 1 + Math.floor(Math.random() * UNLIMITED_SHARDS);
 }
+
+/**
+ * Every plan's monthly answer limit (null = unlimited) as JSON, for a statement that reads the
+ * workspace's plan itself (billing can change it at any moment).
+ */
+export function answerLimits(config: Config): string {
+  let limits = limitsOf.get(config);
+  if (limits === undefined) {
+    limits = JSON.stringify(Object.fromEntries(PLANS.map((p) => [p, answersPerMonth(config, p)])));
+    limitsOf.set(config, limits);
+  }
+  return limits;
+}
+
+/** answerLimits per config (read once, never changed), as it is asked on every answer. */
+const limitsOf = new WeakMap<Config, string>();
 
 /** The 422 of an answer over the workspace's monthly limit. */
 export function monthFull(plan: Plan, limit: number): ApiError {
@@ -45,7 +59,8 @@ export function monthFull(plan: Plan, limit: number): ApiError {
 /**
  * Counts one answer against the workspace's plan, or throws 422 when the month is full. (The
  * public answer route counts with the same statements inside onda_record_answer, in
- * sql/003_forms.sql, with `answerCounter` and `monthFull`: keep the two alike.) Call
+ * sql/003_forms.sql, with `answerLimits`, `unlimitedShard` and `monthFull`: keep the two
+ * alike.) Call
  * it last in the answer's transaction: a limited plan holds its counter row locked until
  * commit, and the shorter that is, the more answers per second one workspace can take.
  */
@@ -59,7 +74,7 @@ export async function countAnswer(
   const limit = answersPerMonth(config, plan);
   const month = monthOf(now);
   if (limit === null) {
-    const shard = 1 + Math.floor(Math.random() * UNLIMITED_SHARDS);
+    const shard = unlimitedShard();
     await tx`
       insert into plan_usage (workspace_id, month, shard, answers)
       values (${workspaceId}, ${month}::date, ${shard}, 1)

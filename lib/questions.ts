@@ -44,7 +44,10 @@ const validEmail = emailSchema();
  * Checks an answer against its question; returns the text to store. An empty answer is
  * accepted only for a question that is not required.
  */
-export function checkAnswer(question: Question, text: string): string {
+export function checkAnswer(
+  question: Pick<Question, "type" | "required" | "options">,
+  text: string,
+): string {
   const field = "answerText";
   if (text === "") {
     if (question.required) throw invalid(field, "This question requires an answer.");

@@ -6,6 +6,7 @@ import type { Db } from "./db.ts";
 import type { RateLimiter } from "./ratelimit.ts";
 import type { InferShape, Schema, Shape } from "./schema.ts";
 import type { LogSink } from "./log.ts";
+import type { QuestionCache } from "./question_cache.ts";
 import type { SealedParts } from "./sealed.ts";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -29,6 +30,8 @@ export interface AppContext {
   routes: Route[];
   /** How long a read of the maintenance window is reused, in ms (tests use 0). */
   maintenanceCacheMs: number;
+  /** Questions as answering them needs them (they never change once published). */
+  questions: QuestionCache;
   /** Fault injection for tests (a crash right after a handler's commit); never set in production. */
   faults?: { afterIdempotentHandler?: () => void };
 }
@@ -169,9 +172,16 @@ function safeDecode(segment: string): string {
   }
 }
 
+export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
+
 /** A JSON response; API responses are never cached by intermediaries. */
 export function json(body: unknown, status = 200, headers: HeadersInit = {}): Response {
   const out = new Headers(headers);
-  out.set("content-type", "application/json; charset=utf-8");
+  out.set("content-type", JSON_CONTENT_TYPE);
   return new Response(status === 204 ? null : JSON.stringify(body), { status, headers: out });
+}
+
+/** A JSON response whose body is JSON text already (built by the database, for instance). */
+export function jsonText(text: string, status = 200): Response {
+  return new Response(text, { status, headers: { "content-type": JSON_CONTENT_TYPE } });
 }

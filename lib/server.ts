@@ -6,6 +6,7 @@ import type { Config } from "./config.ts";
 import { type Db, openDb } from "./db.ts";
 import { type LogSink, stdoutLog } from "./log.ts";
 import { migrate } from "./migrate.ts";
+import { createQuestionCache } from "./question_cache.ts";
 import { createRateLimiter } from "./ratelimit.ts";
 import type { AppContext, Route } from "./router.ts";
 import { loadSecretKey } from "./secrets.ts";
@@ -61,6 +62,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     fetch: options.fetch ?? fetch,
     routes: options.routes ?? allRoutes,
     maintenanceCacheMs: options.maintenanceCacheMs ?? 1000,
+    questions: createQuestionCache(db.sql),
   };
   const handler = createHandler(app);
   const server = Deno.serve(

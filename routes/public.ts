@@ -3,11 +3,22 @@
 
 import { publicAccess } from "../lib/auth.ts";
 import { ApiError } from "../lib/errors.ts";
-import { keyTaken, pendingRecord, recordCommitted } from "../lib/idempotency.ts";
-import type { OutboxEvent } from "../lib/outbox.ts";
-import { answerCounter, monthFull, type Plan } from "../lib/plan.ts";
+import {
+  keyTaken,
+  pendingRecord,
+  pendingRecordOfStatement,
+  recordCommitted,
+} from "../lib/idempotency.ts";
+import {
+  answerLimits,
+  answersPerMonth,
+  monthFull,
+  monthOf,
+  type Plan,
+  unlimitedShard,
+} from "../lib/plan.ts";
 import { checkAnswer, type Question, QUESTION_TYPES } from "../lib/questions.ts";
-import { defineRoute, json } from "../lib/router.ts";
+import { defineRoute, json, jsonText } from "../lib/router.ts";
 import { array, boolean, email, enumOf, int, nullable, object, string } from "../lib/schema.ts";
 
 /** loaded_at may lie this far in the future (client clock skew) ... */
@@ -17,8 +28,6 @@ const LOADED_AT_MAX_AGE_MS = 24 * 3600 * 1000;
 
 const slugParam = { slug: string({ min: 1, max: 64 }) };
 const MAX_SESSION_ID = 2 ** 53 - 1;
-/** An answer re-reads its session at most this often when other answers of it commit first. */
-const STALE_RETRIES = 20;
 
 const publicQuestionnaire = object({
   title: string(),
@@ -44,24 +53,8 @@ function notFound(): ApiError {
   return new ApiError(404, "NOT_FOUND", "No published questionnaire has this slug.");
 }
 
-interface SessionRow {
-  workspace_id: string;
-  questionnaire_id: string;
-  state: string;
-  plan: Plan;
-  name: string;
-  email: string;
-  completed_at: Date | null;
-  answered: number;
-  total: number;
-  last_sequence: number;
-  question_id: number | null;
-  type: Question["type"] | null;
-  required: boolean | null;
-  options: string[] | null;
-  position: number | null;
-  already: boolean;
-  prior: { question_id: number; answer: string; position: number }[] | null;
+function noSuchQuestion(): ApiError {
+  return new ApiError(404, "NOT_FOUND", "This questionnaire has no such question.", "questionId");
 }
 
 export const routes = [
@@ -171,120 +164,61 @@ export const routes = [
     responses: { 201: { description: "Stored.", schema: answerResult } },
     errors: [409, 422],
     handler: async ({ app, body, params, req }) => {
-      // Two round trips and one commit: read the session (no transaction, no lock), check the
-      // answer, then write everything in one statement that applies only if the session's
-      // last_sequence is still the one read ('stale' otherwise: read again). Answers of one
-      // session thus apply one after the other, so progress, sequence numbers and completion
-      // are exact, as they were with the row locked for a whole transaction.
-      for (let attempt = 0; attempt < STALE_RETRIES; attempt++) {
-        const now = app.clock();
-        const [s] = await app.db.sql<SessionRow>`
-          select s.workspace_id, s.questionnaire_id, q.state, w.plan, s.name, s.email,
-                 s.completed_at, s.answered, s.total, s.last_sequence,
-                 qu.id as question_id, qu.type, qu.required, qu.options, qu.position,
-                 exists (select 1 from answers a
-                         where a.session_id = s.id and a.question_id = ${body.questionId}) as already,
-                 -- The earlier answers, only when this one may complete the session (for the
-                 -- session.completed event), so completion needs no query of its own.
-                 case when s.answered + 1 >= s.total then (
-                   select coalesce(jsonb_agg(jsonb_build_object(
-                     'question_id', a.question_id, 'answer', a.answer, 'position', p.position)),
-                     '[]'::jsonb)
-                   from answers a join questions p on p.id = a.question_id
-                   where a.session_id = s.id
-                 ) end as prior
-          from sessions s
-          join questionnaires q on q.id = s.questionnaire_id
-          join workspaces w on w.id = s.workspace_id
-          left join questions qu on qu.id = ${body.questionId}
-                                and qu.questionnaire_id = s.questionnaire_id
-          where s.id = ${params.sessionId} and q.slug = ${params.slug} and q.state <> 'deleted'`;
-        if (!s) throw new ApiError(404, "NOT_FOUND", "No such session.");
-        if (s.completed_at) {
-          throw new ApiError(409, "CONFLICT", "This session is already completed.");
-        }
-        if (s.state !== "published") {
-          throw new ApiError(409, "CONFLICT", "This questionnaire no longer accepts answers.");
-        }
-        if (s.question_id === null) {
-          throw new ApiError(
-            404,
-            "NOT_FOUND",
-            "This questionnaire has no such question.",
-            "questionId",
-          );
-        }
-        if (s.already) {
-          throw new ApiError(409, "CONFLICT", "This question is already answered.", "questionId");
-        }
-        const text = checkAnswer({
-          id: s.question_id,
-          title: "",
-          type: s.type!,
-          required: s.required!,
-          options: s.options,
-        }, body.answerText);
-
-        const answered = s.answered + 1;
-        const complete = answered >= s.total;
-        const base = {
-          questionnaire_id: s.questionnaire_id,
-          questionnaire_slug: params.slug,
-          session_id: params.sessionId,
-        };
-        const progress = { answered, total: s.total };
-        const out: OutboxEvent[] = [{
-          type: "answer.submitted",
-          data: {
-            ...base,
-            sequence: s.last_sequence + 1,
-            question_id: s.question_id,
-            answer: text,
-            progress,
-          },
-        }];
-        if (complete) {
-          const answers = [
-            ...(s.prior ?? []),
-            { question_id: s.question_id, answer: text, position: s.position! },
-          ].sort((a, b) => a.position - b.position)
-            .map(({ question_id, answer }) => ({ question_id, answer }));
-          out.push({
-            type: "session.completed",
-            data: {
-              ...base,
-              sequence: s.last_sequence + 2,
-              progress,
-              respondent: { name: s.name, email: s.email },
-              answers,
-            },
-          });
-        }
-        const answer = { success: true, isComplete: complete, progress };
-        const counter = answerCounter(app.config, s.plan, now);
-        let outcome: string;
+      // One round trip and one commit in the normal case: the question's rules come from the
+      // cache (they never change once published), and onda_record_answer (sql/003_forms.sql)
+      // decides everything else under the session's row lock, whether the question belongs to
+      // the session's questionnaire included, and writes it all.
+      const question = await app.questions.get(body.questionId);
+      // null: nothing to store, as the answer was not checked (no such question) or is invalid.
+      // The 404s and 409s come first: the statement then checks those only and writes nothing.
+      let text: string | null = null;
+      let invalid: ApiError | null = null;
+      if (question) {
         try {
-          [{ outcome }] = await app.db.sql<{ outcome: string }>`
-            select onda_record_answer(
-              ${params.sessionId}::bigint, ${s.last_sequence}::integer, ${s.question_id}::bigint,
-              ${s.questionnaire_id}::uuid, ${s.workspace_id}::uuid, ${text}::text,
-              ${now}::timestamptz, ${answered}::integer, ${complete}::boolean,
-              ${JSON.stringify(out)}::jsonb, ${pendingRecord(req, 201, answer)}::jsonb,
-              ${counter.month}::date, ${counter.shard}::smallint, ${counter.limit}::integer
-            ) as outcome`;
+          text = checkAnswer(question, body.answerText);
         } catch (err) {
-          const code = (err as { code?: string })?.code;
-          if (code === "OD002") throw monthFull(s.plan, counter.limit!);
-          if (code === "OD001") throw keyTaken();
-          throw err;
+          if (!(err instanceof ApiError)) throw err;
+          invalid = err;
         }
-        if (outcome === "ok") {
-          recordCommitted(req);
-          return json(answer, 201);
-        }
-        // 'stale': another answer of this session committed since the read; read again.
       }
-      throw new ApiError(409, "CONFLICT", "This session is busy; retry shortly.");
+      const now = app.clock();
+      let outcome: string;
+      let answer: string;
+      try {
+        [{ outcome, body: answer }] = await app.db.sql<{ outcome: string; body: string }>`
+          select outcome, body from onda_record_answer(
+            ${params.sessionId}::bigint, ${params.slug}::text, ${body.questionId}::bigint,
+            ${text}::text, ${now}::timestamptz,
+            ${pendingRecordOfStatement(req, 201)}::jsonb, ${answerLimits(app.config)}::jsonb,
+            ${monthOf(now)}::date, ${unlimitedShard()}::smallint
+          )`;
+      } catch (err) {
+        const code = (err as { code?: string })?.code;
+        if (code === "OD002") {
+          const plan = (err as { detail?: string }).detail as Plan;
+          throw monthFull(plan, answersPerMonth(app.config, plan)!);
+        }
+        if (code === "OD001") throw keyTaken();
+        throw err;
+      }
+      switch (outcome) {
+        case "ok":
+          recordCommitted(req);
+          return jsonText(answer, 201);
+        case "no_session":
+          throw new ApiError(404, "NOT_FOUND", "No such session.");
+        case "completed":
+          throw new ApiError(409, "CONFLICT", "This session is already completed.");
+        case "closed":
+          throw new ApiError(409, "CONFLICT", "This questionnaire no longer accepts answers.");
+        case "no_question":
+          throw noSuchQuestion();
+        case "answered":
+          throw new ApiError(409, "CONFLICT", "This question is already answered.", "questionId");
+        case "invalid":
+          throw invalid ?? noSuchQuestion();
+      }
+      throw new Error(`onda_record_answer: unexpected outcome ${outcome}`);
     },
   }),
 ];

@@ -107,7 +107,13 @@ create index sessions_questionnaire_idx on sessions (questionnaire_id, started_a
 
 create table answers (
   session_id bigint not null references sessions(id) on delete cascade,
-  question_id bigint not null references questions(id) on delete cascade,
+  -- No foreign key to questions: every answer to a popular question would share-lock that
+  -- question's row, and concurrent lockers of one row cost PostgreSQL a multixact each, a
+  -- cost that grows with the number of answers in flight. onda_record_answer checks the
+  -- question against the session's questionnaire in the statement that inserts the answer;
+  -- a published questionnaire's questions are never deleted (PATCH replaces a draft's, and
+  -- drafts have no sessions), and answers go with their session.
+  question_id bigint not null,
   questionnaire_id uuid not null,
   answer text not null,
   created_at timestamptz not null,
@@ -145,7 +151,10 @@ create index idempotency_keys_created_idx on idempotency_keys (created_at);
 
 create table outbox_events (
   id uuid primary key default gen_random_uuid(),  -- event id, stable across retries
-  workspace_id uuid not null references workspaces(id),
+  -- No foreign key, for the reason given at answers.question_id: every event of a workspace
+  -- would share-lock its one row. Both writers (onda_start_session, onda_record_answer) take
+  -- it from the row they read in the same statement.
+  workspace_id uuid not null,
   type text not null,            -- session.started | answer.submitted | session.completed
   data jsonb not null,           -- the event's data object
   created_at timestamptz not null default now(),
@@ -156,7 +165,10 @@ create index on outbox_events (created_at) where dispatched_at is null;
 -- Inserts the finished Idempotency-Key record p_key (JSON, see lib/idempotency.ts) in the
 -- caller's statement, taking over an expired or abandoned one; a valid record of another
 -- request raises OD001, which rolls back every write of the statement. Null: nothing to keep.
-create function onda_keep_idempotency(p_key jsonb) returns void language plpgsql as $$
+-- p_body, when given, is the stored answer's body: the caller's statement built it (the
+-- record then carries none), so the record and the response are the same bytes.
+create function onda_keep_idempotency(p_key jsonb, p_body text default null)
+returns void language plpgsql as $$
 begin
   if p_key is null then
     return;
@@ -165,7 +177,7 @@ begin
     (principal, route, key, request_hash, created_at, status, headers, body)
   values (p_key->>'principal', p_key->>'route', p_key->>'key', p_key->>'request_hash',
           (p_key->>'created_at')::timestamptz, (p_key->>'status')::integer, p_key->'headers',
-          p_key->>'body')
+          coalesce(p_body, p_key->>'body'))
   on conflict (principal, route, key) do update
   set request_hash = excluded.request_hash, created_at = excluded.created_at,
       status = excluded.status, headers = excluded.headers, body = excluded.body
@@ -214,66 +226,147 @@ begin
 end
 $$;
 
--- One answer's writes in one statement, so one round trip and one commit: the session's
--- progress (a compare-and-set on the last_sequence the caller read: 'stale' when another answer
--- of the session committed since, and nothing is written), the answer, its events, the
--- Idempotency-Key record when there is one (p_key, see lib/idempotency.ts) and the plan
--- counter. A key held by another request (OD001) or a full month (OD002) raises, which rolls
--- back every write of the statement. The counter comes last, so a limited plan's counter row
--- stays locked only until the commit; its conditional update serializes that workspace's
--- answers, so the limit cannot be overshot.
+-- One answer in one statement, so one round trip and one commit. The service passes the answer
+-- it checked against the question's rules (from its cache: they never change once published);
+-- everything that can change is decided here, under the session's row lock, so concurrent
+-- answers of one session apply one after the other and progress, sequence numbers and
+-- completion stay exact.
+--
+-- outcome, in the order the API checks: 'no_session' (unknown, another slug's, or its
+-- questionnaire deleted), 'completed', 'closed', 'no_question' (not in the session's
+-- questionnaire), 'answered' (this question already has an answer, e.g. a retry), then
+-- 'invalid' (p_answer null: the service found the answer invalid for its question; only the
+-- checks above run and nothing is written), else 'ok' with body, the JSON answer. On 'ok' it
+-- writes the answer, the session's progress, the events answer.submitted and (for the last
+-- answer) session.completed, the Idempotency-Key record p_key (see lib/idempotency.ts) and the
+-- plan counter. A key held by another request (OD001) or a full month (OD002, detail: the plan)
+-- raises, which rolls back every write of the statement.
+--
+-- p_limits maps each plan to its monthly answer limit (null: unlimited); the plan itself is read
+-- here, as billing may change it at any moment. A limited plan counts in shard 0 with a
+-- conditional upsert: its row lock serializes that workspace's answers, so the limit cannot be
+-- overshot. The counter comes last, so that lock is held only until the commit. An unlimited
+-- plan counts in the caller's random shard p_shard, so its answers never queue on one hot row.
 create function onda_record_answer(
   p_session bigint,
-  p_seen_sequence integer,
+  p_slug text,
   p_question bigint,
-  p_questionnaire uuid,
-  p_workspace uuid,
   p_answer text,
   p_at timestamptz,
-  p_answered integer,
-  p_complete boolean,
-  p_events jsonb,
   p_key jsonb,
+  p_limits jsonb,
   p_month date,
   p_shard smallint,
-  p_limit integer
-) returns text language plpgsql as $$
+  out outcome text,
+  out body text
+) language plpgsql as $$
+declare
+  cur record;
+  answered_now integer;
+  completes boolean;
+  answer_limit integer;
+  progress jsonb;
+  base jsonb;
 begin
-  update sessions
-  set answered = p_answered,
-      last_sequence = p_seen_sequence + jsonb_array_length(p_events),
-      completed_at = case when p_complete then p_at end
-  where id = p_session and last_sequence = p_seen_sequence and completed_at is null;
+  select s.questionnaire_id, s.workspace_id, s.name, s.email, s.completed_at, s.answered,
+         s.total, s.last_sequence, q.slug, q.state, w.plan, qu.id is not null as has_question
+  into cur
+  from sessions s
+  join questionnaires q on q.id = s.questionnaire_id
+  join workspaces w on w.id = s.workspace_id
+  left join questions qu on qu.id = p_question and qu.questionnaire_id = s.questionnaire_id
+  where s.id = p_session and q.slug = p_slug and q.state <> 'deleted'
+  -- Held until the commit: the next answer of this session reads what this one wrote.
+  for update of s;
   if not found then
-    return 'stale';
+    outcome := 'no_session';
+  elsif cur.completed_at is not null then
+    outcome := 'completed';
+  elsif cur.state <> 'published' then
+    outcome := 'closed';
+  elsif not cur.has_question then
+    outcome := 'no_question';
+  elsif p_answer is null then
+    outcome := case when exists (select 1 from answers a
+                                 where a.session_id = p_session and a.question_id = p_question)
+                    then 'answered' else 'invalid' end;
   end if;
+  if outcome is not null then
+    return;
+  end if;
+
   insert into answers (session_id, question_id, questionnaire_id, answer, created_at)
-  values (p_session, p_question, p_questionnaire, p_answer, p_at);
-  -- One row per event, in order; created_at ties are broken by ordinality for readers.
-  insert into outbox_events (workspace_id, type, data, created_at)
-  select p_workspace, e.value->>'type', e.value->'data',
-         now() + (e.ordinality - 1) * interval '1 microsecond'
-  from jsonb_array_elements(p_events) with ordinality as e;
-  perform onda_keep_idempotency(p_key);
-  if p_limit is null then
+  values (p_session, p_question, cur.questionnaire_id, p_answer, p_at)
+  on conflict (session_id, question_id) do nothing;
+  if not found then
+    outcome := 'answered';
+    return;
+  end if;
+  answered_now := cur.answered + 1;
+  completes := answered_now >= cur.total;
+  update sessions
+  set answered = answered_now,
+      last_sequence = cur.last_sequence + case when completes then 2 else 1 end,
+      completed_at = case when completes then p_at end
+  where id = p_session;
+
+  progress := jsonb_build_object('answered', answered_now, 'total', cur.total);
+  base := jsonb_build_object(
+    'questionnaire_id', cur.questionnaire_id,
+    'questionnaire_slug', cur.slug,
+    'session_id', p_session);
+  insert into outbox_events (workspace_id, type, data)
+  values (cur.workspace_id, 'answer.submitted', base || jsonb_build_object(
+    'sequence', cur.last_sequence + 1,
+    'question_id', p_question,
+    'answer', p_answer,
+    'progress', progress));
+  if completes then
+    -- created_at one microsecond later, so readers that order by it see the two in order.
+    insert into outbox_events (workspace_id, type, data, created_at)
+    values (cur.workspace_id, 'session.completed', base || jsonb_build_object(
+      'sequence', cur.last_sequence + 2,
+      'progress', progress,
+      'respondent', jsonb_build_object('name', cur.name, 'email', cur.email),
+      'answers', (select jsonb_agg(jsonb_build_object('question_id', a.question_id,
+                                                      'answer', a.answer)
+                                   order by qu.position)
+                  from answers a join questions qu on qu.id = a.question_id
+                  where a.session_id = p_session)),
+      now() + interval '1 microsecond');
+  end if;
+
+  -- Only integers and a boolean (to_json: true/false, where %s alone would print t/f), so
+  -- nothing to escape. The same text is stored with the Idempotency-Key and sent, so a replay
+  -- repeats the answer byte for byte.
+  body := format('{"success":true,"isComplete":%s,"progress":{"answered":%s,"total":%s}}',
+                 to_json(completes), answered_now, cur.total);
+  perform onda_keep_idempotency(p_key, body);
+
+  if not p_limits ? cur.plan then
+    raise exception 'no monthly answer limit given for plan %', cur.plan;
+  end if;
+  answer_limit := (p_limits->>cur.plan)::integer;
+  if answer_limit is null then
     insert into plan_usage (workspace_id, month, shard, answers)
-    values (p_workspace, p_month, p_shard, 1)
+    values (cur.workspace_id, p_month, p_shard, 1)
     on conflict (workspace_id, month, shard) do update set answers = plan_usage.answers + 1;
   else
     -- Answers counted in other shards (while the workspace was on an unlimited plan this
     -- month) count against the limit too.
     with others as (
-      select coalesce(sum(answers), 0)::integer as n from plan_usage
-      where workspace_id = p_workspace and month = p_month and shard <> 0
+      select coalesce(sum(u.answers), 0)::integer as n from plan_usage u
+      where u.workspace_id = cur.workspace_id and u.month = p_month and u.shard <> 0
     )
     insert into plan_usage (workspace_id, month, shard, answers)
-    select p_workspace, p_month, 0, 1 from others where others.n < p_limit
+    select cur.workspace_id, p_month, 0, 1 from others where others.n < answer_limit
     on conflict (workspace_id, month, shard) do update set answers = plan_usage.answers + 1
-    where plan_usage.answers + (select n from others) < p_limit;
+    where plan_usage.answers + (select n from others) < answer_limit;
     if not found then
-      raise exception 'monthly answer limit reached' using errcode = 'OD002';
+      raise exception 'monthly answer limit reached'
+        using errcode = 'OD002', detail = cur.plan;
     end if;
   end if;
-  return 'ok';
+  outcome := 'ok';
 end
 $$;

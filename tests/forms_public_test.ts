@@ -253,6 +253,68 @@ test("sessions: another questionnaire's slug, an unknown session or a closed for
   await newSession.body?.cancel();
 });
 
+test("answers: closing or deleting a questionnaire whose questions are cached still refuses answers (409, then 404)", async () => {
+  const cached = await publishedQuestionnaire(service, owner, [{ title: "A", type: "text" }]);
+  const [first, second] = [
+    await startSession(service, cached.slug),
+    await startSession(service, cached.slug),
+  ];
+  const q = cached.questions[0];
+  // The first answer puts the question in the service's cache; the state is the database's.
+  const ok = await answer(service, cached.slug, first, q.id, "before");
+  assert.equal(ok.status, 201);
+  await ok.body?.cancel();
+  const close = await service.fetch(`/api/v1/questionnaires/${cached.id}/close`, {
+    method: "POST",
+    headers: owner.headers(),
+  });
+  assert.equal(close.status, 200);
+  await close.body?.cancel();
+  const closed = await answer(service, cached.slug, second, q.id, "after close");
+  assert.equal(closed.status, 409);
+  assert.equal((await body<Err>(closed)).error.code, "CONFLICT");
+  const del = await service.fetch(`/api/v1/questionnaires/${cached.id}`, {
+    method: "DELETE",
+    headers: owner.headers(),
+  });
+  assert.ok(del.status < 300, String(del.status));
+  await del.body?.cancel();
+  const deleted = await answer(service, cached.slug, second, q.id, "after delete");
+  assert.equal(deleted.status, 404);
+  assert.equal((await body<Err>(deleted)).error.code, "NOT_FOUND");
+  const rows = await service.db.sql`select session_id from answers where question_id = ${q.id}`;
+  assert.deepEqual(rows.map((r) => r.session_id), [first], "nothing stored after closing");
+});
+
+test("answers: an invalid answer to a completed or closed session is 409, as the checks come in order", async () => {
+  const single = await publishedQuestionnaire(service, owner, [{ title: "N", type: "number" }]);
+  const sid = await startSession(service, single.slug);
+  const q = single.questions[0];
+  await answer(service, single.slug, sid, q.id, "1").then((r) => r.body?.cancel());
+  const completed = await answer(service, single.slug, sid, q.id, "not a number");
+  assert.equal(completed.status, 409);
+  assert.equal((await body<Err>(completed)).error.code, "CONFLICT");
+  const fresh = await startSession(service, single.slug);
+  const unknown = await answer(service, single.slug, fresh + 1, q.id, "not a number");
+  assert.equal(unknown.status, 404, "unknown session before the answer's validation");
+  await unknown.body?.cancel();
+  const invalid = await answer(service, single.slug, fresh, q.id, "not a number");
+  assert.equal(invalid.status, 400);
+  assert.equal((await body<Err>(invalid)).error.field, "answerText");
+});
+
+test("answers: the replayed answer is the first one byte for byte", async () => {
+  const sid = await startSession(service, form.slug);
+  const key = { "idempotency-key": crypto.randomUUID() };
+  const first = await answer(service, form.slug, sid, qStars.id, "3", key);
+  const again = await answer(service, form.slug, sid, qStars.id, "3", key);
+  assert.equal(again.headers.get("idempotent-replayed"), "true");
+  assert.equal(again.headers.get("content-type"), first.headers.get("content-type"));
+  const text = await first.text();
+  assert.equal(text, '{"success":true,"isComplete":false,"progress":{"answered":1,"total":5}}');
+  assert.equal(await again.text(), text);
+});
+
 test("cors: public routes answer Access-Control-Allow-Origin * and preflights", async () => {
   const res = await service.fetch(`/api/v1/public/q/${form.slug}`, {
     headers: { origin: "https://anywhere.example" },
