@@ -15,6 +15,7 @@ import { createQuestionCache } from "../lib/question_cache.ts";
 import { createRateLimiter } from "../lib/ratelimit.ts";
 import { allRoutes } from "../routes/index.ts";
 import { brandId, stationId, writeDataset } from "./ads_data.ts";
+import { connectHttp1 } from "./http1.ts";
 
 const DAY = 86_400_000;
 const DATABASE = "onda_bench_ads";
@@ -114,17 +115,17 @@ interface Load {
 async function drive(
   concurrency: number,
   seconds: number,
-  one: (i: number) => Promise<boolean>,
+  one: (i: number, worker: number) => Promise<boolean>,
 ): Promise<Load> {
   const latencies: number[] = [];
   let errors = 0;
   let n = 0;
   const started = performance.now();
   const until = started + seconds * 1000;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
+  await Promise.all(Array.from({ length: concurrency }, async (_, worker) => {
     while (performance.now() < until) {
       const t0 = performance.now();
-      const ok = await one(n++);
+      const ok = await one(n++, worker);
       latencies.push(performance.now() - t0);
       if (!ok) errors++;
     }
@@ -340,11 +341,19 @@ export async function run(args: string[]) {
         service: cpuNs(server.pid),
         database: await backendsCpuNs(raw, DATABASE),
       };
-      const service = await drive(options.concurrency, options.seconds, async (i) => {
-        const res = await fetch(origin + endpoint.paths[i % endpoint.paths.length], { headers });
-        await res.arrayBuffer();
+      // One keep-alive connection per client, as in the forms bench: fetch would cost the load
+      // generator several times the CPU on the cores the service and PostgreSQL share.
+      const connections = await Promise.all(
+        Array.from({ length: options.concurrency }, () => connectHttp1("127.0.0.1", port)),
+      );
+      const service = await drive(options.concurrency, options.seconds, async (i, worker) => {
+        const res = await connections[worker].get(
+          endpoint.paths[i % endpoint.paths.length],
+          headers,
+        );
         return res.status === 200;
       });
+      for (const connection of connections) connection.close();
       const perRequest = (ns: number) => ns / service.requests / 1e6;
       const client = perRequest(cpuNs("self") - before.client);
       const inService = perRequest(cpuNs(server.pid) - before.service);

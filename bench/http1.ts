@@ -16,6 +16,8 @@ export interface Http1Response {
 export interface Http1Connection {
   /** POSTs a JSON body and reads the whole response. */
   post(path: string, json: string, headers?: Record<string, string>): Promise<Http1Response>;
+  /** GETs a path and reads the whole response. */
+  get(path: string, headers?: Record<string, string>): Promise<Http1Response>;
   close(): void;
 }
 
@@ -87,28 +89,36 @@ export async function connectHttp1(hostname: string, port: number): Promise<Http
     return { status: Number(status[1]), headers, text };
   }
 
-  return {
-    async post(path, json, headers = {}) {
-      if (busy) throw new Error("http1: one request at a time per connection");
-      busy = true;
-      try {
-        if (start !== end) throw new Error("http1: bytes received before the request");
-        const body = encoder.encode(json);
-        let head = `POST ${path} HTTP/1.1\r\nhost: ${hostname}:${port}\r\n` +
-          `content-type: application/json\r\ncontent-length: ${body.length}\r\n`;
-        for (const [name, value] of Object.entries(headers)) head += `${name}: ${value}\r\n`;
-        const headBytes = encoder.encode(head + "\r\n");
-        const request = new Uint8Array(headBytes.length + body.length);
-        request.set(headBytes);
-        request.set(body, headBytes.length);
-        for (let written = 0; written < request.length;) {
-          written += await conn.write(request.subarray(written));
-        }
-        return await readResponse();
-      } finally {
-        busy = false;
+  /** Sends one request (head, then the body if any) and reads its response. */
+  async function exchange(
+    method: "GET" | "POST",
+    path: string,
+    headers: Record<string, string>,
+    body: Uint8Array | null,
+  ): Promise<Http1Response> {
+    if (busy) throw new Error("http1: one request at a time per connection");
+    busy = true;
+    try {
+      if (start !== end) throw new Error("http1: bytes received before the request");
+      let head = `${method} ${path} HTTP/1.1\r\nhost: ${hostname}:${port}\r\n`;
+      if (body) head += `content-type: application/json\r\ncontent-length: ${body.length}\r\n`;
+      for (const [name, value] of Object.entries(headers)) head += `${name}: ${value}\r\n`;
+      const headBytes = encoder.encode(head + "\r\n");
+      const request = new Uint8Array(headBytes.length + (body?.length ?? 0));
+      request.set(headBytes);
+      if (body) request.set(body, headBytes.length);
+      for (let written = 0; written < request.length;) {
+        written += await conn.write(request.subarray(written));
       }
-    },
+      return await readResponse();
+    } finally {
+      busy = false;
+    }
+  }
+
+  return {
+    post: (path, json, headers = {}) => exchange("POST", path, headers, encoder.encode(json)),
+    get: (path, headers = {}) => exchange("GET", path, headers, null),
     close() {
       conn.close();
     },
