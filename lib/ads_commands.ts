@@ -1,11 +1,10 @@
 // Admin commands of the ads API (contract.md §4): accounts, grants, keys, import, approval.
 
 import { approveSnapshot, importSnapshot } from "./ads_import.ts";
-import { refreshAccountFigures } from "./ads_scope.ts";
+import { refreshAccountFigures, SCOPE_ID } from "./ads_scope.ts";
 import { generateKey, type Permission, PERMISSIONS } from "./apikey.ts";
 import { type Args, type Command, flag, isoFlag, onlyFlags, UsageError } from "./cli.ts";
 
-const ID = /^[A-Za-z0-9._-]{1,64}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function one(args: Args, what: string): string {
@@ -15,7 +14,7 @@ function one(args: Args, what: string): string {
 
 function accountId(args: Args): string {
   const id = one(args, "account id");
-  if (!ID.test(id)) {
+  if (!SCOPE_ID.test(id)) {
     throw new UsageError("an account id is 1 to 64 letters, digits, dots, underscores or hyphens");
   }
   return id;
@@ -28,7 +27,7 @@ function idList(args: Args, name: string): string[] {
   if (raw === true || raw === "") return [];
   const ids = [...new Set(raw.split(",").map((s) => s.trim()).filter(Boolean))].sort();
   for (const id of ids) {
-    if (!ID.test(id)) throw new UsageError(`--${name}: "${id}" is not a valid id`);
+    if (!SCOPE_ID.test(id)) throw new UsageError(`--${name}: "${id}" is not a valid id`);
   }
   return ids;
 }

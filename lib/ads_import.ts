@@ -1,7 +1,7 @@
 // `admin import`: streams an NDJSON snapshot into the ads tables in one transaction, with COPY,
 // in memory bounded by the number of stations and brands (never by the number of lines).
 
-import { refreshAccountFigures } from "./ads_scope.ts";
+import { refreshAccountFigures, refreshKnownIds, SCOPE_ID } from "./ads_scope.ts";
 import { refreshCaptureRuns } from "./capture_runs.ts";
 import type { CopyIn, Db, Sql } from "./db.ts";
 
@@ -28,7 +28,6 @@ export interface ImportResult {
   approved: boolean;
 }
 
-const ID = /^[A-Za-z0-9._-]{1,64}$/;
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/;
 const PRECISIONS = new Set(["estimated", "detected", "human_confirmed"]);
@@ -147,7 +146,7 @@ function parseLine(n: number, text: string): Record<string, unknown> {
 
 function idField(n: number, record: Record<string, unknown>, field: string): string {
   const value = record[field];
-  if (typeof value !== "string" || !ID.test(value)) {
+  if (typeof value !== "string" || !SCOPE_ID.test(value)) {
     fail(n, field, "must be 1 to 64 letters, digits, dots, underscores or hyphens");
   }
   return value;
@@ -292,6 +291,8 @@ export async function importSnapshot(
       if (failure) throw failure;
       await upsertNamed(tx, copyIn, "ads_stations", stationSpill.chunks());
       await upsertNamed(tx, copyIn, "ads_brands", brandSpill.chunks());
+      // A granted id exists once imported (its data is served only once approved).
+      if (stationSpill.count || brandSpill.count) await refreshKnownIds(tx, null);
       try {
         await copyIn(
           "ads_captures",

@@ -56,6 +56,18 @@ export const NOTICE_COVERAGE = "Coverage counts only captures linked to the data
   "station. An absence of captures or occurrences does not prove that no advertisement aired.";
 
 /**
+ * The account's granted brands that exist, as a SQL text[] read from its grant row, and only
+ * from the version of the grant the key lookup saw: a grant replaced since then (or a snapshot
+ * approved) yields null, so a request never mixes the stations and period of one grant with
+ * the brands of another.
+ */
+export function grantedBrandsSql(principal: AdsPrincipal): Fragment {
+  return frag`(select known_brand_ids from ads_grants
+                where account_id = ${principal.account.id}
+                  and scope_version = ${principal.scopeVersion})`;
+}
+
+/**
  * Resolves the request's period and filters against the grant. A filter id outside the scope
  * answers exactly as one that does not exist, so ids of other accounts cannot be probed.
  */
@@ -77,8 +89,7 @@ export function resolveScope(principal: AdsPrincipal, query: ScopeQuery, now: Da
   if (query.brand_id !== undefined && !principal.brandFilterGranted) {
     throw new ApiError(404, "NOT_FOUND", "No such brand in this account's scope.", "brand_id");
   }
-  const grantedBrands =
-    frag`(select known_brand_ids from ads_grants where account_id = ${principal.account.id})`;
+  const grantedBrands = grantedBrandsSql(principal);
   return {
     requested,
     period,
@@ -253,6 +264,21 @@ export function totalSql(scope: Scope): { ctes: Fragment; total: Fragment } {
 }
 
 /**
+ * Recomputes the granted ids that exist (of one account, or of every account after an
+ * import added stations or brands) and bumps the grants' scope versions.
+ */
+export async function refreshKnownIds(tx: Sql, accountId: string | null): Promise<void> {
+  await tx`
+    update ads_grants g
+       set scope_version = scope_version + 1,
+           known_station_ids = array(select x from unnest(g.station_ids) as x
+                                      where x in (select id from ads_stations) order by x),
+           known_brand_ids = array(select x from unnest(g.brand_ids) as x
+                                    where x in (select id from ads_brands) order by x)
+     where ${accountId === null ? frag`true` : frag`g.account_id = ${accountId}`}`;
+}
+
+/**
  * Recomputes an account's pre-aggregates from ads_daily: whole UTC days inside its granted
  * period, its granted stations, and occurrences with at least one granted brand. Called in
  * the transaction that replaces a grant or approves a snapshot.
@@ -266,13 +292,7 @@ export async function refreshAccountFigures(tx: Sql, accountId: string): Promise
   >`select station_ids, brand_ids, period_since, period_until from ads_grants
      where account_id = ${accountId}`;
   if (!grant) return;
-  await tx`
-    update ads_grants g
-       set known_station_ids = array(select x from unnest(g.station_ids) as x
-                                      where x in (select id from ads_stations) order by x),
-           known_brand_ids = array(select x from unnest(g.brand_ids) as x
-                                    where x in (select id from ads_brands) order by x)
-     where g.account_id = ${accountId}`;
+  await refreshKnownIds(tx, accountId);
   const from = dayString(ceilDay(grant.period_since));
   const to = dayString(floorDay(grant.period_until));
   // Dense from each station's first day with data to the grant's last whole day, with running
@@ -365,7 +385,8 @@ export function periodMeta(scope: Scope) {
   return { period: periodJson(scope.period), requested_period: periodJson(scope.requested) };
 }
 
-const ID = /^[A-Za-z0-9._-]{1,64}$/;
+/** A station, brand, account or snapshot id (contract.md §2). */
+export const SCOPE_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /** A station, brand or account id (contract.md §2); another shape is a 422 naming the field. */
 export function scopeId(what: string) {
@@ -373,7 +394,7 @@ export function scopeId(what: string) {
     string({
       min: 1,
       max: 64,
-      pattern: ID,
+      pattern: SCOPE_ID,
       patternHint: "1 to 64 letters, digits, dots, underscores or hyphens",
       description: `Only this ${what}; it must be in the account's scope (else 404).`,
     }),

@@ -3,6 +3,7 @@
 
 import { createHash } from "node:crypto";
 import { ApiError } from "./errors.ts";
+import { SCOPE_ID } from "./ads_scope.ts";
 import { isoUtc, type Period } from "./period.ts";
 import type { AuthRule, RequestContext } from "./router.ts";
 
@@ -62,6 +63,12 @@ export interface AdsPrincipal {
    */
   brandCount: number;
   brandFilterGranted: boolean;
+  /**
+   * The grant's version when this was read: a query that reads the brand list from the grant
+   * row asks for this version, so a grant replaced in between yields nothing rather than a
+   * mix of two grants.
+   */
+  scopeVersion: number;
   period: Period | null;
   /** meta.snapshot_exported_at of every data route (ads_grants.snapshot_exported_at). */
   snapshotExportedAt: string | null;
@@ -82,6 +89,7 @@ interface KeyRow {
   station_ids: string[];
   brand_count: number;
   brand_filter_granted: boolean | null;
+  scope_version: number | null;
   snapshot_exported_at: Date | null;
 }
 
@@ -126,13 +134,15 @@ async function authenticate(
   const key = match[1];
   if (!KEY_SHAPE.test(key)) throw unauthenticated("The API key is invalid or revoked.");
   const digest = digestHex(key);
-  // Only compared as a parameter here; the route validates its shape afterwards (422 comes
-  // after 401, 403 and 429 in the order of checks).
-  const brandFilter = ctx.url.searchParams.get("brand_id");
+  // Compared here only when well formed: the route answers a malformed one with its 422, which
+  // comes after 401, 403 and 429 in the order of checks (and a byte the database refuses, such
+  // as NUL, must not reach it before the key is checked).
+  const rawBrand = ctx.url.searchParams.get("brand_id");
+  const brandFilter = rawBrand !== null && SCOPE_ID.test(rawBrand) ? rawBrand : null;
   const [row] = await ctx.app.db.sql<KeyRow>`
     select k.id, encode(k.digest, 'hex') as digest, k.prefix, k.label, k.created_at,
            k.permissions, k.revoked_at, a.id as account_id, a.name as account_name,
-           g.period_since, g.period_until, g.snapshot_exported_at,
+           g.period_since, g.period_until, g.snapshot_exported_at, g.scope_version,
            coalesce(g.known_station_ids, '{}') as station_ids,
            coalesce(cardinality(g.known_brand_ids), 0) as brand_count,
            ${brandFilter}::text = any(g.known_brand_ids) as brand_filter_granted
@@ -173,6 +183,7 @@ async function authenticate(
     stations: row.station_ids,
     brandCount: row.brand_count,
     brandFilterGranted: row.brand_filter_granted === true,
+    scopeVersion: row.scope_version ?? 0,
     period: row.period_since && row.period_until
       ? { since: row.period_since, until: row.period_until }
       : null,

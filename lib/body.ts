@@ -29,6 +29,7 @@ export async function readJsonBody(req: Request): Promise<unknown> {
     // The declared length bounds the body (the HTTP framing delivers exactly that many bytes),
     // so it is taken whole, without the stream machinery (not even req.body, which builds it).
     bytes = new Uint8Array(await req.arrayBuffer());
+    if (bytes.byteLength > MAX_BODY_BYTES) throw tooLarge();
   } else {
     if (!req.body) throw new ApiError(400, "VALIDATION_FAILED", "Request body is empty.", "body");
     bytes = await readCapped(req.body);

@@ -144,7 +144,19 @@ async function answerFrom(row: KeyRow, s: Scope): Promise<Response> {
     );
   }
   if (!s.sealer) return replay(row);
-  const opened = await s.sealer.open({ headers: row.headers ?? [], text: row.body });
+  let opened;
+  try {
+    opened = await s.sealer.open({ headers: row.headers ?? [], text: row.body });
+  } catch {
+    // Sealed under another SECRET_KEY, or altered: the credential cannot be given back, and
+    // running the request again could create a second account or token.
+    throw new ApiError(
+      422,
+      "UNPROCESSABLE",
+      "The answer stored for this Idempotency-Key can no longer be read; use a new key.",
+      "Idempotency-Key",
+    );
+  }
   return replay({ ...row, headers: opened.headers, body: opened.text });
 }
 

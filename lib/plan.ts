@@ -56,46 +56,6 @@ export function monthFull(plan: Plan, limit: number): ApiError {
   );
 }
 
-/**
- * Counts one answer against the workspace's plan, or throws 422 when the month is full. (The
- * public answer route counts with the same statements inside onda_record_answer, in
- * sql/003_forms.sql, with `answerLimits`, `unlimitedShard` and `monthFull`: keep the two
- * alike.) Call
- * it last in the answer's transaction: a limited plan holds its counter row locked until
- * commit, and the shorter that is, the more answers per second one workspace can take.
- */
-export async function countAnswer(
-  tx: Sql,
-  config: Config,
-  workspaceId: string,
-  plan: Plan,
-  now: Date,
-): Promise<void> {
-  const limit = answersPerMonth(config, plan);
-  const month = monthOf(now);
-  if (limit === null) {
-    const shard = unlimitedShard();
-    await tx`
-      insert into plan_usage (workspace_id, month, shard, answers)
-      values (${workspaceId}, ${month}::date, ${shard}, 1)
-      on conflict (workspace_id, month, shard) do update set answers = plan_usage.answers + 1`;
-    return;
-  }
-  // Answers counted in other shards (while the workspace was on an unlimited plan this month)
-  // count against the limit too.
-  const rows = await tx`
-    with others as (
-      select coalesce(sum(answers), 0)::int as n from plan_usage
-      where workspace_id = ${workspaceId} and month = ${month}::date and shard <> 0
-    )
-    insert into plan_usage (workspace_id, month, shard, answers)
-    select ${workspaceId}, ${month}::date, 0, 1 from others where others.n < ${limit}::int
-    on conflict (workspace_id, month, shard) do update set answers = plan_usage.answers + 1
-    where plan_usage.answers + (select n from others) < ${limit}::int
-    returning answers`;
-  if (!rows.length) throw monthFull(plan, limit);
-}
-
 /** Answers counted this month. */
 export async function answersThisMonth(sql: Sql, workspaceId: string, now: Date) {
   const [row] = await sql<{ answers: number }>`

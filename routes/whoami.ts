@@ -1,5 +1,6 @@
 // GET /api/v1/whoami: the caller's account, key, permissions, scope and limits.
 
+import { grantedBrandsSql } from "../lib/ads_scope.ts";
 import { apiKey } from "../lib/apikey.ts";
 import { DEFAULT_PERIOD_DAYS, isoUtc, MAX_PERIOD_DAYS, periodJson } from "../lib/period.ts";
 import { defineRoute, json } from "../lib/router.ts";
@@ -53,8 +54,7 @@ export const routes = [
                    '[]'::json) as stations,
           coalesce((select json_agg(json_build_object('id', b.id, 'name', b.name) order by b.id)
                       from ads_brands b
-                     where b.id in (select unnest(known_brand_ids) from ads_grants
-                                     where account_id = ${principal.account.id})),
+                     where b.id in (select unnest(${grantedBrandsSql(principal)}))),
                    '[]'::json) as brands`;
       return json({
         data: {

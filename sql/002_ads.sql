@@ -66,7 +66,10 @@ create table ads_grants (
   -- the same refresh, so a request reads it with its key instead of intersecting the grant
   -- with every station and brand on each call.
   known_station_ids text[] not null default '{}',
-  known_brand_ids text[] not null default '{}'
+  known_brand_ids text[] not null default '{}',
+  -- Bumped with every refresh of the lists and figures above: a request reads the lists it
+  -- works with from the version its key lookup saw, never from a later grant.
+  scope_version bigint not null default 0
 );
 
 -- Only the SHA-256 digest of a key is kept; the prefix is the first characters, to

@@ -11,6 +11,7 @@ import {
   loadFixture,
 } from "./_ads_fixture.ts";
 import { body, startTestService, test } from "./_server.ts";
+import { grantedBrandsSql } from "../lib/ads_scope.ts";
 
 const service = await startTestService();
 const fx: Fixture = await loadFixture(service);
@@ -187,6 +188,36 @@ test("ads: order of checks is 401, 403, 429, 422, 404", async () => {
   assert.equal(limited.status, 429);
   const limitedForbidden = await get(`/api/v1/ads?${bad}`, noPermission);
   assert.equal(limitedForbidden.status, 403, "permission is checked before the limit");
+});
+
+test("ads: a brand_id the database cannot hold (NUL) is 422 with a key and 401 without", async () => {
+  const key = await keyFor("acme");
+  const forged = "onda_ads_" + "A".repeat(43);
+  for (const path of DATA_ENDPOINTS.filter((p) => !p.endsWith("coverage"))) {
+    for (const brand of ["%00", "br.1%00"]) {
+      const withKey = await get(`${path}?brand_id=${brand}`, key);
+      assert.equal(withKey.status, 422, `${path} ${brand}`);
+      assert.equal(withKey.json.error.field, "brand_id");
+      assert.equal((await get(`${path}?brand_id=${brand}`, forged)).status, 401, path);
+    }
+  }
+  assert.equal((await get("/api/v1/whoami?brand_id=%00", forged)).status, 401);
+});
+
+test("ads: a request reads one version of the grant, never brands of a later one", async () => {
+  // A grant replaced between a request's key lookup and its data query: the data query asks
+  // for the version the lookup saw, and a later version gives it no brands at all.
+  const [{ version }] = await service.db.sql<{ version: number }>`
+    select scope_version as version from ads_grants where account_id = 'acme'`;
+  assert.ok(version > 0, "refreshes bump the version");
+  const stale = { account: { id: "acme" }, scopeVersion: version - 1 };
+  const [row] = await service.db.sql<{ brands: string[] | null }>`
+    select ${grantedBrandsSql(stale as never)} as brands`;
+  assert.equal(row.brands, null, "a stale version reads no brands");
+  const current = { account: { id: "acme" }, scopeVersion: version };
+  const [fresh] = await service.db.sql<{ brands: string[] }>`
+    select ${grantedBrandsSql(current as never)} as brands`;
+  assert.deepEqual(fresh.brands, acme.brands.filter((b) => fx.brands.has(b)).sort());
 });
 
 test("ads: rate limit is 60 per rolling minute per key, with headers and Retry-After", async () => {

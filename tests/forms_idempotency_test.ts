@@ -457,6 +457,28 @@ test("idempotency: the records of register and token creation hold no cookie, to
   assert.match(reg.request_hash, /^[0-9a-f]{64}$/);
 });
 
+test("idempotency: a sealed answer that no longer opens is 422, never a 500 or a second token", async () => {
+  const key = crypto.randomUUID();
+  const made = await newToken(key, "tampered-token");
+  assert.equal(made.status, 201);
+  await made.body?.cancel();
+  const stored = await record("POST /api/v1/auth/tokens", key);
+  const sealed: string = JSON.parse(stored.body!).token;
+  const flipped = sealed.slice(0, -2) + (sealed.endsWith("A") ? "B" : "A") + sealed.slice(-1);
+  await service.db.sql`
+    update idempotency_keys set body = ${stored.body!.replace(sealed, flipped)}
+     where route = 'POST /api/v1/auth/tokens' and key = ${key}`;
+  const [{ before }] = await service.db.sql<{ before: number }>`
+    select count(*)::int as before from auth_tokens`;
+  const again = await newToken(key, "tampered-token");
+  assert.equal(again.status, 422);
+  const data = await body<{ error: { field: string } }>(again);
+  assert.equal(data.error.field, "Idempotency-Key");
+  const [{ after }] = await service.db.sql<{ after: number }>`
+    select count(*)::int as after from auth_tokens`;
+  assert.equal(after, before, "no second token");
+});
+
 test("idempotency: register and token creation: another body is 422, a key that is not a UUID v4 is 400", async () => {
   const key = crypto.randomUUID();
   const payload = account("reg-other");
