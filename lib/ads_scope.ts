@@ -2,7 +2,7 @@
 // applied in the where clause before any count, aggregate or page (ads-api.md §1, §4).
 
 import type { AdsPrincipal } from "./apikey.ts";
-import { frag, type Fragment, join, type Sql } from "./db.ts";
+import { empty, frag, type Fragment, join, type Sql } from "./db.ts";
 import { ApiError } from "./errors.ts";
 import { dateTime, nullable, object, optional, string } from "./schema.ts";
 import {
@@ -142,8 +142,8 @@ export function visibleOccurrences(scope: Scope, from: Date, until: Date): Fragm
 
 /** The SQL of the scope's figures, as CTEs plus two row sources to aggregate. */
 export interface FigureSql {
-  /** `with ...` clause (always at least one CTE). */
-  ctes: Fragment;
+  /** Common table expressions (`name as (...)`) the row sources below refer to; maybe none. */
+  ctes: Fragment[];
   /** Rows (station_id, occurrences, duration_ms, human_ms), to sum per station. */
   stations: Fragment;
   /** Rows (day, occurrences, duration_ms, human_ms), to sum per day: one count per occurrence. */
@@ -178,37 +178,42 @@ export function figureSql(scope: Scope): FigureSql {
   const endDay = floorDay(until);
   if (firstDay >= endDay) {
     return {
-      ctes: frag`with raw_rows as (${raw(since, until)})`,
+      ctes: [frag`raw_rows as (${raw(since, until)})`],
       stations: frag`select station_id, ${FIGURES} from raw_rows`,
       days: frag`select day, ${FIGURES} from raw_rows`,
       brands: brandsOf(frag`raw_rows`),
     };
   }
-  const edges = [frag`select null::text as station_id, null::date as day, null::text[] as brand_ids,
-                      0::int8 as occurrences, 0::int8 as duration_ms, 0::int8 as human_ms
-                     where false`];
+  const edges: Fragment[] = [];
   if (since < firstDay) edges.push(raw(since, firstDay));
   if (endDay < until) edges.push(raw(endDay, until));
   const inDays = frag`day >= ${dayString(firstDay)}::date and day < ${dayString(endDay)}::date`;
-  const ctes = frag`with raw_rows as (${join(edges, frag` union all `)}),
-    daily_rows as (
+  // Whole days only (the usual report): no raw rows at all, so nothing to plan for them.
+  const plusRaw = (rows: Fragment, fromRaw: Fragment) =>
+    edges.length ? frag`${rows} union all ${fromRaw}` : rows;
+  const ctes: Fragment[] = [];
+  if (edges.length) ctes.push(frag`raw_rows as (${join(edges, frag` union all `)})`);
+  if (!scope.accountFigures) {
+    ctes.push(frag`daily_rows as (
       select d.station_id, d.day, d.brand_ids, d.occurrences, d.duration_ms, d.human_ms
         from ads_daily d
-       where ${
-    scope.accountFigures ? frag`false` : frag`d.station_id = any(${scope.stations}::text[])
-         and d.${inDays} and ${anyBrandIn(frag`d.brand_ids`, scope.matchBrandsSql)}`
-  })`;
+       where d.station_id = any(${scope.stations}::text[])
+         and d.${inDays} and ${anyBrandIn(frag`d.brand_ids`, scope.matchBrandsSql)})`);
+  }
+  const rawStationDays = frag`select station_id, day, ${FIGURES} from raw_rows`;
   const stationDays = scope.accountFigures
-    ? frag`select station_id, day, ${FIGURES} from ads_account_daily
+    ? plusRaw(
+      frag`select station_id, day, ${FIGURES} from ads_account_daily
             where account_id = ${scope.accountId} and station_id = any(${scope.stations}::text[])
-              and ${inDays}
-           union all select station_id, day, ${FIGURES} from raw_rows`
-    : frag`select station_id, day, ${FIGURES} from daily_rows
-           union all select station_id, day, ${FIGURES} from raw_rows`;
+              and ${inDays}`,
+      rawStationDays,
+    )
+    : plusRaw(frag`select station_id, day, ${FIGURES} from daily_rows`, rawStationDays);
   const stations = scope.accountFigures
     // Running totals per station: two lookups per station (the last day minus the day before
     // the first), whatever the length of the period.
-    ? frag`select e.station_id, e.cum_occurrences - coalesce(b.cum_occurrences, 0) as occurrences,
+    ? plusRaw(
+      frag`select e.station_id, e.cum_occurrences - coalesce(b.cum_occurrences, 0) as occurrences,
                   e.cum_duration_ms - coalesce(b.cum_duration_ms, 0) as duration_ms,
                   e.cum_human_ms - coalesce(b.cum_human_ms, 0) as human_ms
              from ads_account_daily e
@@ -217,18 +222,22 @@ export function figureSql(scope: Scope): FigureSql {
               and b.day = ${dayString(firstDay)}::date - 1
             where e.account_id = ${scope.accountId}
               and e.station_id = any(${scope.stations}::text[])
-              and e.day = ${dayString(endDay)}::date - 1
-           union all select station_id, ${FIGURES} from raw_rows`
+              and e.day = ${dayString(endDay)}::date - 1`,
+      frag`select station_id, ${FIGURES} from raw_rows`,
+    )
     : frag`select station_id, ${FIGURES} from (${stationDays}) s`;
   const dayFigures = scope.accountBrandFigures
-    ? frag`select day, ${FIGURES} from ads_account_day_totals
-            where account_id = ${scope.accountId} and ${inDays}
-           union all select day, ${FIGURES} from raw_rows`
+    ? plusRaw(
+      frag`select day, ${FIGURES} from ads_account_day_totals
+            where account_id = ${scope.accountId} and ${inDays}`,
+      frag`select day, ${FIGURES} from raw_rows`,
+    )
     : frag`select day, ${FIGURES} from (${stationDays}) s`;
   const brands = scope.accountBrandFigures
     // Running totals: the figures of the whole days are two lookups per brand (the last day
     // minus the day before the first), whatever the length of the period.
-    ? frag`select e.brand_id, e.occurrences - coalesce(b.occurrences, 0) as occurrences,
+    ? plusRaw(
+      frag`select e.brand_id, e.occurrences - coalesce(b.occurrences, 0) as occurrences,
                   e.duration_ms - coalesce(b.duration_ms, 0) as duration_ms,
                   e.human_ms - coalesce(b.human_ms, 0) as human_ms
              from ads_account_brand_totals e
@@ -237,24 +246,32 @@ export function figureSql(scope: Scope): FigureSql {
               and b.day = ${dayString(firstDay)}::date - 1
             where e.account_id = ${scope.accountId}
               and e.day = ${dayString(endDay)}::date - 1
-              and e.occurrences > coalesce(b.occurrences, 0)
-           union all ${brandsOf(frag`raw_rows`)}`
+              and e.occurrences > coalesce(b.occurrences, 0)`,
+      brandsOf(frag`raw_rows`),
+    )
     : scope.accountFigures
     // Account totals but a station filter: brands per station come from ads_daily.
-    ? frag`select b.id as brand_id, d.occurrences, d.duration_ms, d.human_ms
+    ? plusRaw(
+      frag`select b.id as brand_id, d.occurrences, d.duration_ms, d.human_ms
              from ads_daily d cross join lateral unnest(d.brand_ids) as b(id)
             where d.station_id = any(${scope.stations}::text[]) and d.${inDays}
-              and b.id in (select unnest(${scope.shownBrandsSql}))
-           union all ${brandsOf(frag`raw_rows`)}`
-    : frag`${brandsOf(frag`daily_rows`)} union all ${brandsOf(frag`raw_rows`)}`;
+              and b.id in (select unnest(${scope.shownBrandsSql}))`,
+      brandsOf(frag`raw_rows`),
+    )
+    : plusRaw(brandsOf(frag`daily_rows`), brandsOf(frag`raw_rows`));
   return { ctes, stations, days: dayFigures, brands };
+}
+
+/** `ctes` each followed by a comma, to open a `with` clause before a query's own CTEs. */
+export function leadingCtes(ctes: Fragment[]): Fragment {
+  return ctes.length ? frag`${join(ctes, frag`, `)},` : empty;
 }
 
 /**
  * The number of visible occurrences in the scope (one per occurrence, whatever its number of
  * brands), as CTEs and a scalar subquery, so a page and its total are one statement.
  */
-export function totalSql(scope: Scope): { ctes: Fragment; total: Fragment } {
+export function totalSql(scope: Scope): { ctes: Fragment[]; total: Fragment } {
   const figures = figureSql(scope);
   return {
     ctes: figures.ctes,

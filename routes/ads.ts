@@ -2,6 +2,7 @@
 
 import { apiKey } from "../lib/apikey.ts";
 import {
+  leadingCtes,
   newestOccurrenceSnapshot,
   NOTICE_ADS,
   periodMeta,
@@ -97,7 +98,7 @@ export const routes = [
       // rows), station names and granted brands are looked up for those rows only, and the
       // total rides along on every row (or on the one row of an empty page).
       const rows = await app.db.sql<OccurrenceRow & { total: number }>`
-          ${count.ctes},
+          with ${leadingCtes(count.ctes)}
           p as (
             select o.id, o.station_id, o.ad_started_at, o.ad_ended_at, o.duration_ms,
                    o.duration_precision, o.review_state, o.brand_ids

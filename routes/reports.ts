@@ -4,6 +4,7 @@ import { apiKey } from "../lib/apikey.ts";
 import {
   type FigureSql,
   figureSql,
+  leadingCtes,
   newestOccurrenceSnapshot,
   NOTICE_ADS,
   periodMeta,
@@ -58,7 +59,7 @@ function toFigures(row: FigureRow | undefined) {
  */
 function summaryRows(sql: Sql, figures: FigureSql, stations: string[]) {
   return sql<FigureRow>`
-    ${figures.ctes},
+    with ${leadingCtes(figures.ctes)}
     f as (${figures.stations}),
     fd as (${figures.days}),
     fb as (${figures.brands}),
