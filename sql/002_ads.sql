@@ -34,7 +34,8 @@
 -- * ads_captures (station_id, started_at): coverage reads a station's raw captures only
 --   within a run that crosses the period's start or end, from the period's start less the
 --   longest capture of approved snapshots (ads_snapshots.max_capture_seconds), so the range
---   starts near the edge, never at the beginning of a long run.
+--   starts near the edge, never at the beginning of a long run. It includes ended_at and
+--   snapshot_seq, the rest of what those reads check, so they need not visit the table.
 -- * ads_capture_runs (station_id, started_at) primary key: coverage reads runs, not captures.
 --   A station's runs are disjoint and never touch, so ordering by start also orders by end:
 --   the run holding the period's start, if any, is the last one starting before it (one
@@ -183,7 +184,8 @@ create table ads_captures (
   started_at timestamptz not null,
   ended_at timestamptz not null check (ended_at > started_at)
 );
-create index ads_captures_station_time on ads_captures (station_id, started_at);
+create index ads_captures_station_time on ads_captures (station_id, started_at)
+  include (ended_at, snapshot_seq);
 
 -- Per station, the maximal unions of overlapping or touching captures of approved snapshots:
 -- coverage counts whole runs inside the period from here and reads raw captures only for a
