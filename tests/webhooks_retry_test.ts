@@ -32,6 +32,23 @@ async function waitForLog(hooked: Hooked, check: (log: DeliveryLog[]) => boolean
 
 const gaps = (times: number[]) => times.slice(1).map((t, i) => (t - times[i]) / 1000);
 
+/**
+ * One event to a receiver that gives `first` to the first attempt and 204 to the next: the
+ * response codes of the delivery's log, and the seconds between the two attempts.
+ */
+async function firstRetry(first: () => Response) {
+  const receiver = startReceiver((_, n) => n === 1 ? first() : new Response(null, { status: 204 }));
+  try {
+    const hooked = await hookedWorkspace(service, receiver.url, ["session.started"]);
+    await startSession(service, hooked.form.slug);
+    const [delivery] = await waitForLog(hooked, (log) => log[0]?.status === "succeeded");
+    const [gap] = gaps(receiver.received.map((r) => r.at));
+    return { codes: delivery.attempt_log.map((a) => a.response_code), gap };
+  } finally {
+    await receiver.close();
+  }
+}
+
 test("retry: 500s are retried on schedule with the same event id and body; the log shows every attempt", async () => {
   const receiver = startReceiver((_, n) => new Response(null, { status: n <= 2 ? 500 : 204 }));
   try {
@@ -81,22 +98,12 @@ test("retry: an attempt that times out fails and is retried", async () => {
 });
 
 test("retry: 429 with Retry-After waits at least that long, beyond the schedule", async () => {
-  const receiver = startReceiver((_, n) =>
-    n === 1
-      ? new Response(null, { status: 429, headers: { "retry-after": "1" } })
-      : new Response(null, { status: 200 })
+  const { codes, gap } = await firstRetry(() =>
+    new Response(null, { status: 429, headers: { "retry-after": "1" } })
   );
-  try {
-    const hooked = await hookedWorkspace(service, receiver.url, ["session.started"]);
-    await startSession(service, hooked.form.slug);
-    const [delivery] = await waitForLog(hooked, (log) => log[0]?.status === "succeeded");
-    assert.deepEqual(delivery.attempt_log.map((a) => a.response_code), [429, 200]);
-    const [gap] = gaps(receiver.received.map((r) => r.at));
-    // The schedule alone would retry after about 0.2 s.
-    assert.ok(gap >= 1, `retried after ${gap} s`);
-  } finally {
-    await receiver.close();
-  }
+  assert.deepEqual(codes, [429, 204]);
+  // The schedule alone would retry after about 0.2 s.
+  assert.ok(gap >= 1, `retried after ${gap} s`);
 });
 
 test("retry: 503 with Retry-After in seconds waits at least that long, beyond the schedule", async () => {
@@ -142,37 +149,17 @@ test("retry: 503 with Retry-After as an HTTP date waits until that date", async 
 });
 
 test("retry: a Retry-After sooner than the schedule does not bring the retry forward", async () => {
-  const receiver = startReceiver((_, n) =>
-    n === 1
-      ? new Response(null, { status: 503, headers: { "retry-after": "0" } })
-      : new Response(null, { status: 204 })
+  const { gap } = await firstRetry(() =>
+    new Response(null, { status: 503, headers: { "retry-after": "0" } })
   );
-  try {
-    const hooked = await hookedWorkspace(service, receiver.url, ["session.started"]);
-    await startSession(service, hooked.form.slug);
-    await waitForLog(hooked, (log) => log[0]?.status === "succeeded");
-    const [gap] = gaps(receiver.received.map((r) => r.at));
-    assert.ok(gap >= 0.18, `retried after ${gap} s, before the 0.2 s (-10 %) of the schedule`);
-  } finally {
-    await receiver.close();
-  }
+  assert.ok(gap >= 0.18, `retried after ${gap} s, before the 0.2 s (-10 %) of the schedule`);
 });
 
 test("retry: Retry-After on a status other than 429/503 is not honoured; the schedule applies", async () => {
-  const receiver = startReceiver((_, n) =>
-    n === 1
-      ? new Response(null, { status: 500, headers: { "retry-after": "5" } })
-      : new Response(null, { status: 204 })
+  const { gap } = await firstRetry(() =>
+    new Response(null, { status: 500, headers: { "retry-after": "5" } })
   );
-  try {
-    const hooked = await hookedWorkspace(service, receiver.url, ["session.started"]);
-    await startSession(service, hooked.form.slug);
-    await waitForLog(hooked, (log) => log[0]?.status === "succeeded");
-    const [gap] = gaps(receiver.received.map((r) => r.at));
-    assert.ok(gap >= 0.18 && gap < 3, `retried after ${gap} s`);
-  } finally {
-    await receiver.close();
-  }
+  assert.ok(gap >= 0.18 && gap < 3, `retried after ${gap} s`);
 });
 
 test("retry: after the last scheduled attempt the delivery is failed and stays in the log", async () => {
