@@ -9,13 +9,14 @@
 // Usage in a list handler:
 //   const scope = { list: "questionnaires", filter: { workspace: principal.workspaceId } };
 //   const after = await decodeCursor(app, scope, query.cursor);   // null on the first page
-//   const rows = await sql`... ${after ? frag`and (created_at, id) < (${after[0]}, ${after[1]})`
-//                              : empty} order by created_at desc, id desc limit ${query.limit + 1}`;
+//   const rows = await sql`... ${afterCursor(after, frag`created_at, id`, "desc")}
+//                              order by created_at desc, id desc limit ${query.limit + 1}`;
 //   return json(await pageOf(app, scope, rows, query.limit, (r) => [r.created_at, r.id], toJson));
 // The sort key must be unique and round-trip exactly through JSON (ids, ms-precision times as
 // ISO strings), and the ORDER BY must match the comparison, so that concurrent inserts and
 // deletes never skip or repeat a row that existed for the whole walk.
 
+import { empty, frag, type Fragment } from "./db.ts";
 import { ApiError } from "./errors.ts";
 import type { AppContext } from "./router.ts";
 import { array, boolean, int, nullable, object, optional, type Schema, string } from "./schema.ts";
@@ -114,6 +115,23 @@ export async function decodeCursor(
   const age = app.clock().getTime() - parsed.t;
   if (age > CURSOR_TTL_MS || age < -CURSOR_TTL_MS) throw badCursor();
   return parsed.k;
+}
+
+/**
+ * The keyset condition of a page after the first: the rows after the cursor's sort key, `<`
+ * for a list newest first and `>` for one oldest first (the ORDER BY must match); nothing on
+ * the first page. `columns` is a constant pair such as frag`created_at, id` (a timestamptz and
+ * a uuid, as every list sorts).
+ */
+export function afterCursor(
+  after: unknown[] | null,
+  columns: Fragment,
+  order: "asc" | "desc",
+): Fragment {
+  if (!after) return empty;
+  return order === "desc"
+    ? frag`and (${columns}) < (${after[0]}::timestamptz, ${after[1]}::uuid)`
+    : frag`and (${columns}) > (${after[0]}::timestamptz, ${after[1]}::uuid)`;
 }
 
 /**

@@ -9,8 +9,8 @@ import {
   sessionCookie,
   user,
 } from "../lib/auth.ts";
-import { decodeCursor, listEnvelope, pageOf, pageQuery } from "../lib/cursor.ts";
-import { empty, frag } from "../lib/db.ts";
+import { afterCursor, decodeCursor, listEnvelope, pageOf, pageQuery } from "../lib/cursor.ts";
+import { frag } from "../lib/db.ts";
 import { ApiError } from "../lib/errors.ts";
 import { storeInTransaction } from "../lib/idempotency.ts";
 import { beginLoginAttempt, forgetLoginAttempt } from "../lib/login_limit.ts";
@@ -219,9 +219,7 @@ export const routes = [
       const rows = await app.db.sql<{ id: string; name: string; created_at: Date }>`
         select id, name, created_at from auth_tokens
         where user_id = ${principal.userId} and kind = 'api' and revoked_at is null
-        ${
-        after ? frag`and (created_at, id) < (${after[0]}::timestamptz, ${after[1]}::uuid)` : empty
-      }
+        ${afterCursor(after, frag`created_at, id`, "desc")}
         order by created_at desc, id desc limit ${query.limit + 1}`;
       return json(
         await pageOf(app, scope, rows, query.limit, (r) => [r.created_at, r.id], (r) => ({

@@ -2,7 +2,7 @@
 // close and delete (soft). States: draft -> published -> closed; any -> deleted.
 
 import { user, type UserPrincipal } from "../lib/auth.ts";
-import { decodeCursor, listEnvelope, pageOf, pageQuery } from "../lib/cursor.ts";
+import { afterCursor, decodeCursor, listEnvelope, pageOf, pageQuery } from "../lib/cursor.ts";
 import { empty, frag, type Sql } from "../lib/db.ts";
 import { ApiError } from "../lib/errors.ts";
 import { storeInTransaction } from "../lib/idempotency.ts";
@@ -201,9 +201,7 @@ export const routes = [
         select * from questionnaires
         where workspace_id = ${principal.workspaceId} and state <> 'deleted'
         ${query.state ? frag`and state = ${query.state}` : empty}
-        ${
-        after ? frag`and (created_at, id) < (${after[0]}::timestamptz, ${after[1]}::uuid)` : empty
-      }
+        ${afterCursor(after, frag`created_at, id`, "desc")}
         order by created_at desc, id desc
         limit ${query.limit + 1}`;
       return json(

@@ -3,7 +3,7 @@
 // Delivery itself is lib/webhook_worker.ts; target checks lib/ssrf.ts.
 
 import { user, type UserPrincipal } from "../lib/auth.ts";
-import { decodeCursor, listEnvelope, pageOf, pageQuery } from "../lib/cursor.ts";
+import { afterCursor, decodeCursor, listEnvelope, pageOf, pageQuery } from "../lib/cursor.ts";
 import { empty, frag } from "../lib/db.ts";
 import { ApiError } from "../lib/errors.ts";
 import type { EventType } from "../lib/outbox.ts";
@@ -255,9 +255,7 @@ export const routes = [
       const rows = await app.db.sql<WebhookRow>`
         select id, url, events, status, disabled_at, disabled_reason, created_at from webhooks
         where workspace_id = ${principal.workspaceId}
-        ${
-        after ? frag`and (created_at, id) < (${after[0]}::timestamptz, ${after[1]}::uuid)` : empty
-      }
+        ${afterCursor(after, frag`created_at, id`, "desc")}
         order by created_at desc, id desc limit ${query.limit + 1}`;
       return json(
         await pageOf(app, scope, rows, query.limit, (r) => [r.created_at, r.id], webhookOut),
@@ -316,9 +314,7 @@ export const routes = [
         select ${DELIVERY_COLUMNS} from webhook_deliveries
         where webhook_id = ${params.id}
         ${query.status ? frag`and status = ${query.status}` : empty}
-        ${
-        after ? frag`and (created_at, id) < (${after[0]}::timestamptz, ${after[1]}::uuid)` : empty
-      }
+        ${afterCursor(after, frag`created_at, id`, "desc")}
         order by created_at desc, id desc limit ${query.limit + 1}`;
       const attempts = rows.length === 0 ? [] : await app.db.sql<AttemptRow>`
         select delivery_id, attempt, started_at, duration_ms, response_code, error

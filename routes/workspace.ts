@@ -2,8 +2,8 @@
 // with their roles (contract.md §3).
 
 import { type Role, roleAtLeast, ROLES, user, type UserPrincipal } from "../lib/auth.ts";
-import { decodeCursor, listEnvelope, pageOf, pageQuery } from "../lib/cursor.ts";
-import { empty, frag, type Sql } from "../lib/db.ts";
+import { afterCursor, decodeCursor, listEnvelope, pageOf, pageQuery } from "../lib/cursor.ts";
+import { frag, type Sql } from "../lib/db.ts";
 import { ApiError } from "../lib/errors.ts";
 import { answersPerMonth, answersThisMonth, monthOf, type Plan } from "../lib/plan.ts";
 import { type AppContext, defineRoute, json } from "../lib/router.ts";
@@ -182,11 +182,7 @@ export const routes = [
         select m.user_id, u.email, u.name, m.role, m.created_at
         from memberships m join users u on u.id = m.user_id
         where m.workspace_id = ${principal.workspaceId}
-        ${
-        after
-          ? frag`and (m.created_at, m.user_id) > (${after[0]}::timestamptz, ${after[1]}::uuid)`
-          : empty
-      }
+        ${afterCursor(after, frag`m.created_at, m.user_id`, "asc")}
         order by m.created_at, m.user_id limit ${query.limit + 1}`;
       return json(
         await pageOf(app, scope, rows, query.limit, (r) => [r.created_at, r.user_id], memberOut),

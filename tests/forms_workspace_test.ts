@@ -50,6 +50,31 @@ async function expectError(res: Response, status: number, code: string, field?: 
   if (field !== undefined) assert.equal(data.error.field, field);
 }
 
+test("members: the list pages with a cursor, oldest first, each member once", async () => {
+  const owner = await registerUser(service);
+  const added = [];
+  for (const role of ["viewer", "editor", "admin"] as const) {
+    added.push((await addMember(service, owner, role)).userId);
+  }
+  const seen: string[] = [];
+  let cursor: string | null = null;
+  for (let page = 0; page < 10; page++) {
+    const query: string = cursor ? `&cursor=${encodeURIComponent(cursor)}` : "";
+    const res = await service.fetch(`/api/v1/workspace/members?limit=1${query}`, {
+      headers: owner.headers(),
+    });
+    assert.equal(res.status, 200);
+    const data = await body<{ data: Member[]; next_cursor: string | null; has_more: boolean }>(
+      res,
+    );
+    seen.push(...data.data.map((m) => m.user_id));
+    cursor = data.next_cursor;
+    assert.equal(data.has_more, cursor !== null);
+    if (!cursor) break;
+  }
+  assert.deepEqual(seen, [owner.userId, ...added], "in the order they joined, none twice");
+});
+
 test("members: adding an e-mail no user has is 404 (field email) and adds nothing", async () => {
   const owner = await registerUser(service);
   const before = await members(owner.workspaceId);
