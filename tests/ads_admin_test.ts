@@ -289,6 +289,47 @@ test("admin: served only after approval", async () => {
   assert.deepEqual(await ids(), [U1, U2, U3]);
 });
 
+test("admin: a granted station or brand is in scope once imported, whether the grant came first", async () => {
+  await run("account", "create", "acct-4", "--name", "Four");
+  await run(
+    "grant",
+    "acct-4",
+    "--stations=st-1,st-4",
+    "--brands=br-1,br-4",
+    "--from",
+    iso(BASE),
+    "--until",
+    iso(BASE + 10 * DAY),
+  );
+  const key = (await run("key", "create", "acct-4", "--permissions", "ads:read")).out.at(-1)!;
+  const get = (path: string) =>
+    service.fetch(path, { headers: { authorization: `Bearer ${key}` } });
+  const scope = async () => {
+    const who = await body<
+      { data: { scope: { stations: { id: string }[]; brands: { id: string }[] } } }
+    >(
+      await get("/api/v1/whoami"),
+    );
+    return [who.data.scope.stations.map((s) => s.id), who.data.scope.brands.map((b) => b.id)];
+  };
+  const status = async (query: string) => {
+    const res = await get(`/api/v1/ads?${query}`);
+    await res.body?.cancel();
+    return res.status;
+  };
+  assert.deepEqual(await scope(), [["st-1"], ["br-1"]], "st-4 and br-4 are not imported yet");
+  assert.equal(await status("station_id=st-4"), 404);
+  assert.equal(await status("brand_id=br-4"), 404);
+  await importLines(service, [
+    snapshot("snap-4"),
+    { type: "station", id: "st-4", name: "Radio Four" },
+    { type: "brand", id: "br-4", name: "Brand Four" },
+  ], false);
+  assert.deepEqual(await scope(), [["st-1", "st-4"], ["br-1", "br-4"]]);
+  assert.equal(await status("station_id=st-4"), 200);
+  assert.equal(await status("brand_id=br-4"), 200);
+});
+
 test("admin: `deno run admin.ts key create` prints the key alone on the last stdout line", async () => {
   const database = await freshDatabase(PG_FALLBACK_URL);
   try {
