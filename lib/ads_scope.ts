@@ -40,6 +40,8 @@ export interface Scope {
   /** True when no row can match, so the handler need not ask the database. */
   empty: boolean;
   accountId: string;
+  /** The grant version the key lookup saw (see grantedBrandsSql). */
+  scopeVersion: number;
   /** No brand filter: whole days may come from the account's own pre-aggregates. */
   accountFigures: boolean;
   /** No filter at all: so may the per-brand figures. */
@@ -100,6 +102,7 @@ export function resolveScope(principal: AdsPrincipal, query: ScopeQuery, now: Da
     shownBrandsSql: grantedBrands,
     empty: period === null || stations.length === 0 || principal.brandCount === 0,
     accountId: principal.account.id,
+    scopeVersion: principal.scopeVersion,
     accountFigures: query.brand_id === undefined,
     accountBrandFigures: query.brand_id === undefined && query.station_id === undefined,
   };
@@ -148,15 +151,38 @@ export interface FigureSql {
   stations: Fragment;
   /** Rows (day, occurrences, duration_ms, human_ms), to sum per day: one count per occurrence. */
   days: Fragment;
-  /** Rows (brand_id, occurrences, duration_ms, human_ms): one per occurrence and shown brand. */
-  brands: Fragment;
+  /**
+   * Rows (brand_id, occurrences, duration_ms, human_ms): one per occurrence and shown brand,
+   * or null when there are none to add to brandDays.
+   */
+  brands: Fragment | null;
+  /**
+   * For whole days without filters, the account's per-brand figures as one row of arrays
+   * (BrandDaysRow), to add to `brands`; null otherwise.
+   */
+  brandDays: Fragment | null;
+}
+
+/**
+ * A brandDays row: the account's figure brands as [id, name] pairs, and their running totals
+ * at the last whole day and at the day before the first (element i for pair i); null when
+ * there is no data by that day.
+ */
+export interface BrandDaysRow {
+  figure_brands: [string, string][] | null;
+  end_occurrences: number[] | null;
+  end_duration_ms: number[] | null;
+  end_human_ms: number[] | null;
+  start_occurrences: number[] | null;
+  start_duration_ms: number[] | null;
+  start_human_ms: number[] | null;
 }
 
 const FIGURES = frag`occurrences, duration_ms, human_ms`;
 
 /**
  * Where the scope's figures come from. Whole UTC days come from pre-aggregates: the
- * account's own (ads_account_daily, ads_account_brand_totals, refreshed by `grant` and
+ * account's own (ads_account_daily, ads_account_brand_days, refreshed by `grant` and
  * `snapshot approve`) when no brand filter applies (and no station filter, for brands), else
  * ads_daily per station, day and brand set. The partial first and last day always come from
  * raw rows, so the figures stay exact to the millisecond.
@@ -182,6 +208,7 @@ export function figureSql(scope: Scope): FigureSql {
       stations: frag`select station_id, ${FIGURES} from raw_rows`,
       days: frag`select day, ${FIGURES} from raw_rows`,
       brands: brandsOf(frag`raw_rows`),
+      brandDays: null,
     };
   }
   const edges: Fragment[] = [];
@@ -233,22 +260,21 @@ export function figureSql(scope: Scope): FigureSql {
       frag`select day, ${FIGURES} from raw_rows`,
     )
     : frag`select day, ${FIGURES} from (${stationDays}) s`;
+  // Running totals: the figures of the whole days are the last day's arrays minus those of the
+  // day before the first, two rows whatever the number of brands; the partial days add rows.
+  const brandDays = scope.accountBrandFigures
+    ? frag`select g.figure_brands, e.occurrences as end_occurrences, e.duration_ms as end_duration_ms,
+                  e.human_ms as end_human_ms, b.occurrences as start_occurrences,
+                  b.duration_ms as start_duration_ms, b.human_ms as start_human_ms
+             from ads_grants g
+             left join ads_account_brand_days e
+               on e.account_id = g.account_id and e.day = ${dayString(endDay)}::date - 1
+             left join ads_account_brand_days b
+               on b.account_id = g.account_id and b.day = ${dayString(firstDay)}::date - 1
+            where g.account_id = ${scope.accountId} and g.scope_version = ${scope.scopeVersion}`
+    : null;
   const brands = scope.accountBrandFigures
-    // Running totals: the figures of the whole days are two lookups per brand (the last day
-    // minus the day before the first), whatever the length of the period.
-    ? plusRaw(
-      frag`select e.brand_id, e.occurrences - coalesce(b.occurrences, 0) as occurrences,
-                  e.duration_ms - coalesce(b.duration_ms, 0) as duration_ms,
-                  e.human_ms - coalesce(b.human_ms, 0) as human_ms
-             from ads_account_brand_totals e
-             left join ads_account_brand_totals b
-               on b.account_id = e.account_id and b.brand_id = e.brand_id
-              and b.day = ${dayString(firstDay)}::date - 1
-            where e.account_id = ${scope.accountId}
-              and e.day = ${dayString(endDay)}::date - 1
-              and e.occurrences > coalesce(b.occurrences, 0)`,
-      brandsOf(frag`raw_rows`),
-    )
+    ? (edges.length ? brandsOf(frag`raw_rows`) : null)
     : scope.accountFigures
     // Account totals but a station filter: brands per station come from ads_daily.
     ? plusRaw(
@@ -259,7 +285,7 @@ export function figureSql(scope: Scope): FigureSql {
       brandsOf(frag`raw_rows`),
     )
     : plusRaw(brandsOf(frag`daily_rows`), brandsOf(frag`raw_rows`));
-  return { ctes, stations, days: dayFigures, brands };
+  return { ctes, stations, days: dayFigures, brands, brandDays };
 }
 
 /** `ctes` each followed by a comma, to open a `with` clause before a query's own CTEs. */
@@ -291,7 +317,14 @@ export async function refreshKnownIds(tx: Sql, accountId: string | null): Promis
            known_station_ids = array(select x from unnest(g.station_ids) as x
                                       where x in (select id from ads_stations) order by x),
            known_brand_ids = array(select x from unnest(g.brand_ids) as x
-                                    where x in (select id from ads_brands) order by x)
+                                    where x in (select id from ads_brands) order by x),
+           -- An import may rename a brand.
+           figure_brands = coalesce(
+             (select json_agg(json_build_array(f.pair ->> 0, coalesce(b.name, f.pair ->> 0))
+                              order by f.n)
+                from json_array_elements(g.figure_brands) with ordinality as f(pair, n)
+                left join ads_brands b on b.id = f.pair ->> 0),
+             '[]')
      where ${accountId === null ? frag`true` : frag`g.account_id = ${accountId}`}`;
 }
 
@@ -303,7 +336,7 @@ export async function refreshKnownIds(tx: Sql, accountId: string | null): Promis
 export async function refreshAccountFigures(tx: Sql, accountId: string): Promise<void> {
   await tx`delete from ads_account_daily where account_id = ${accountId}`;
   await tx`delete from ads_account_day_totals where account_id = ${accountId}`;
-  await tx`delete from ads_account_brand_totals where account_id = ${accountId}`;
+  await tx`delete from ads_account_brand_days where account_id = ${accountId}`;
   const [grant] = await tx<
     { station_ids: string[]; brand_ids: string[]; period_since: Date; period_until: Date }
   >`select station_ids, brand_ids, period_since, period_until from ads_grants
@@ -344,11 +377,11 @@ export async function refreshAccountFigures(tx: Sql, accountId: string): Promise
       from ads_account_daily where account_id = ${accountId}
      group by account_id, day
      order by day`;
-  // Running totals per brand, one row for every day from the brand's first occurrence to the
-  // grant's last whole day, so that any period's figures are a difference of two rows.
+  // Running totals per brand as JSON arrays in the order of figure_brands (the brands that occur,
+  // sorted), one row for every day from the first with data to the grant's last whole day, so
+  // that any whole days' figures are a difference of two rows. The list and the arrays are
+  // written by one statement, so they cannot disagree.
   await tx`
-    insert into ads_account_brand_totals (account_id, day, brand_id, occurrences, duration_ms,
-                                          human_ms)
     with per_day as (
       select d.day, b.id as brand_id, sum(d.occurrences) as occurrences,
              sum(d.duration_ms) as duration_ms, sum(d.human_ms) as human_ms
@@ -358,17 +391,35 @@ export async function refreshAccountFigures(tx: Sql, accountId: string): Promise
          and b.id in (select unnest(${grant.brand_ids}::text[]))
        group by d.day, b.id
     ),
-    grid as (
-      select f.brand_id, g.day::date as day
-        from (select brand_id, min(day) as first from per_day group by brand_id) f
-        cross join lateral generate_series(f.first, ${to}::date - 1, interval '1 day') as g(day)
+    listed as (
+      select brand_id, row_number() over (order by brand_id) as ord
+        from (select distinct brand_id from per_day) x
+    ),
+    list as (
+      update ads_grants g
+         set figure_brands = coalesce(
+               (select json_agg(json_build_array(l.brand_id, coalesce(br.name, l.brand_id))
+                                order by l.ord)
+                  from listed l left join ads_brands br on br.id = l.brand_id), '[]')
+       where g.account_id = ${accountId}
+    ),
+    running as (
+      select grid.day::date as day, l.ord,
+             (sum(coalesce(p.occurrences, 0)) over w)::int8 as occurrences,
+             (sum(coalesce(p.duration_ms, 0)) over w)::int8 as duration_ms,
+             (sum(coalesce(p.human_ms, 0)) over w)::int8 as human_ms
+        from generate_series((select min(day) from per_day), ${to}::date - 1, interval '1 day')
+               as grid(day)
+       cross join listed l
+        left join per_day p on p.day = grid.day::date and p.brand_id = l.brand_id
+      window w as (partition by l.ord order by grid.day)
     )
-    select ${accountId}, grid.day, grid.brand_id,
-           sum(coalesce(p.occurrences, 0)) over w, sum(coalesce(p.duration_ms, 0)) over w,
-           sum(coalesce(p.human_ms, 0)) over w
-      from grid left join per_day p on p.brand_id = grid.brand_id and p.day = grid.day
-    window w as (partition by grid.brand_id order by grid.day)
-     order by grid.day, grid.brand_id`;
+    insert into ads_account_brand_days (account_id, day, occurrences, duration_ms, human_ms)
+    select ${accountId}, day, json_agg(occurrences order by ord),
+           json_agg(duration_ms order by ord), json_agg(human_ms order by ord)
+      from running
+     group by day
+     order by day`;
   // The newest approved snapshot with a visible occurrence anywhere in the grant. The probe
   // per snapshot is a LIMIT 1 scalar subquery, so it stops at the first visible row.
   await tx`

@@ -2,6 +2,7 @@
 
 import { apiKey } from "../lib/apikey.ts";
 import {
+  type BrandDaysRow,
   type FigureSql,
   figureSql,
   leadingCtes,
@@ -14,7 +15,7 @@ import {
   scopeId,
 } from "../lib/ads_scope.ts";
 import { dayString, floorDay } from "../lib/period.ts";
-import type { Sql } from "../lib/db.ts";
+import { empty, frag, type Sql } from "../lib/db.ts";
 import { defineRoute, json } from "../lib/router.ts";
 import { array, int, number, object, string } from "../lib/schema.ts";
 
@@ -34,7 +35,7 @@ const summarySchema = object({
   meta: object(periodMetaSchema),
 });
 
-interface FigureRow {
+interface FigureRow extends Partial<BrandDaysRow> {
   kind: "total" | "station" | "day" | "brand" | "station_name";
   key: string | null;
   name: string | null;
@@ -55,32 +56,82 @@ function toFigures(row: FigureRow | undefined) {
 
 /**
  * Totals, per station, per day (one count per occurrence) and per brand, and the names of the
- * scope's stations, in one query.
+ * scope's stations, in one query. The per-brand arrays of whole days (figures.brandDays) ride
+ * on the one 'total' row.
  */
 function summaryRows(sql: Sql, figures: FigureSql, stations: string[]) {
   return sql<FigureRow>`
     with ${leadingCtes(figures.ctes)}
     f as (${figures.stations}),
     fd as (${figures.days}),
-    fb as (${figures.brands}),
     g as (
-      select 'station' as kind, f.station_id as key, sum(f.occurrences)::int8 as occurrences,
-             sum(f.duration_ms)::int8 as duration_ms, sum(f.human_ms)::int8 as human_ms
+      select 'station' as kind, f.station_id as key, null::text as name,
+             sum(f.occurrences)::int8 as occurrences, sum(f.duration_ms)::int8 as duration_ms,
+             sum(f.human_ms)::int8 as human_ms
         from f group by f.station_id
       union all
-      select case grouping(fd.day) when 1 then 'total' else 'day' end, fd.day::text,
+      select case grouping(fd.day) when 1 then 'total' else 'day' end, fd.day::text, null,
              sum(fd.occurrences)::int8, sum(fd.duration_ms)::int8, sum(fd.human_ms)::int8
         from fd group by grouping sets ((), (fd.day))
-      union all
-      select 'brand', fb.brand_id, sum(fb.occurrences)::int8, sum(fb.duration_ms)::int8,
+      ${
+    figures.brands
+      ? frag`union all
+      select 'brand', fb.brand_id, br.name, sum(fb.occurrences)::int8, sum(fb.duration_ms)::int8,
              sum(fb.human_ms)::int8
-        from fb group by fb.brand_id
+        from (${figures.brands}) fb left join ads_brands br on br.id = fb.brand_id
+       group by fb.brand_id, br.name`
+      : empty
+  }
+      union all
+      select 'station_name', s.id, s.name, 0, 0, 0
+        from ads_stations s where s.id = any(${stations}::text[])
     )
-    select g.kind, g.key, br.name, g.occurrences, g.duration_ms, g.human_ms
-      from g left join ads_brands br on g.kind = 'brand' and br.id = g.key
-    union all
-    select 'station_name', s.id, s.name, 0, 0, 0
-      from ads_stations s where s.id = any(${stations}::text[])`;
+    select g.*${figures.brandDays ? frag`, v.*` : empty}
+      from g
+    ${figures.brandDays ? frag`left join (${figures.brandDays}) v on g.kind = 'total'` : empty}`;
+}
+
+/** Element i of running totals (null: no data by that day, so 0). */
+function at(totals: number[] | null | undefined): (i: number) => number {
+  return totals ? (i) => totals[i] : () => 0;
+}
+
+/**
+ * by_brand, sorted by id: the whole days' arrays riding on `total` (unfiltered requests) plus
+ * the rows per brand the query returned (the partial days, or everything when filtered).
+ */
+function brandRows(total: FigureRow | undefined, rows: FigureRow[]): FigureRow[] {
+  const byId = new Map<string, FigureRow>();
+  const brands = total?.figure_brands ?? [];
+  const [endOccurrences, endDuration, endHuman, startOccurrences, startDuration, startHuman] = [
+    total?.end_occurrences,
+    total?.end_duration_ms,
+    total?.end_human_ms,
+    total?.start_occurrences,
+    total?.start_duration_ms,
+    total?.start_human_ms,
+  ].map(at);
+  for (let i = 0; i < brands.length; i++) {
+    const occurrences = endOccurrences(i) - startOccurrences(i);
+    if (occurrences === 0) continue;
+    byId.set(brands[i][0], {
+      kind: "brand",
+      key: brands[i][0],
+      name: brands[i][1],
+      occurrences,
+      duration_ms: endDuration(i) - startDuration(i),
+      human_ms: endHuman(i) - startHuman(i),
+    });
+  }
+  for (const row of rows) {
+    const whole = byId.get(row.key!);
+    if (whole) {
+      whole.occurrences += row.occurrences;
+      whole.duration_ms += row.duration_ms;
+      whole.human_ms += row.human_ms;
+    } else byId.set(row.key!, row);
+  }
+  return [...byId.values()].sort((a, b) => a.key! < b.key! ? -1 : 1);
 }
 
 export const routes = [
@@ -113,15 +164,15 @@ export const routes = [
       const stations = new Map<string | null, FigureRow>();
       const days = new Map<string | null, FigureRow>();
       const stationNames = new Map<string | null, string | null>();
-      const brands: FigureRow[] = [];
+      const brandFigureRows: FigureRow[] = [];
       for (const row of rows) {
-        if (row.kind === "brand") brands.push(row);
+        if (row.kind === "brand") brandFigureRows.push(row);
         else if (row.kind === "station") stations.set(row.key, row);
         else if (row.kind === "day") days.set(row.key, row);
         else if (row.kind === "station_name") stationNames.set(row.key, row.name);
         else total = row;
       }
-      brands.sort((a, b) => a.key! < b.key! ? -1 : 1);
+      const brands = brandRows(total, brandFigureRows);
       const dates: string[] = [];
       if (scope.period) {
         for (

@@ -27,10 +27,14 @@
 --   stations are probed as an index condition, each probe reading only its day(s).
 -- * ads_account_day_totals (account_id, day): those figures summed over the stations, so the
 --   total of /ads and the totals and by_day of a summary without filters read 31 rows.
--- * ads_account_brand_totals (account_id, day, brand_id): running totals per granted brand,
---   so by_brand over any whole days is two index lookups per brand (last day minus the day
---   before the first), not one row per brand and day. Rows are written in key order, so one
---   day's rows share a few heap pages.
+-- * ads_account_brand_days (account_id, day): running totals of every brand in the account's
+--   figures, one row per day holding one packed array per figure, in the order of
+--   ads_grants.figure_brands (sorted ids). by_brand over whole days is two rows (the last day
+--   minus the day before the first), whatever the number of brands: returning a row per brand
+--   (1,000 for a large grant) cost more than the rest of a summary. The arrays are JSON, which
+--   the service parses natively: PostgreSQL arrays or packed bytea of that size took it longer
+--   to decode (text parsing in JavaScript, hex). Stored out of line uncompressed, so reading
+--   them decompresses nothing.
 -- * ads_captures (station_id, started_at): coverage reads a station's raw captures only
 --   within a run that crosses the period's start or end, from the period's start less the
 --   longest capture of approved snapshots (ads_snapshots.max_capture_seconds), so the range
@@ -70,7 +74,12 @@ create table ads_grants (
   known_brand_ids text[] not null default '{}',
   -- Bumped with every refresh of the lists and figures above: a request reads the lists it
   -- works with from the version its key lookup saw, never from a later grant.
-  scope_version bigint not null default 0
+  scope_version bigint not null default 0,
+  -- The granted brands with occurrences in the account's figures, sorted, as a JSON array of
+  -- [id, name] pairs: the order of the arrays in ads_account_brand_days. Refreshed with those
+  -- figures; the names also by an import, which may rename a brand. JSON, so the service reads
+  -- a thousand pairs with one JSON.parse.
+  figure_brands json not null default '[]'
 );
 
 -- Only the SHA-256 digest of a key is kept; the prefix is the first characters, to
@@ -165,17 +174,21 @@ create table ads_account_day_totals (
   primary key (account_id, day)
 );
 
--- Running totals: the figures of a brand from the grant's first whole day through `day`.
--- Dense from the brand's first occurrence, so every day has its row.
-create table ads_account_brand_totals (
+-- Running totals of the brands of ads_grants.figure_brands, element i for brand i: the figures
+-- from the grant's first whole day through `day`, as JSON arrays of integers. Dense from the
+-- first day with data, so every later day has its row.
+create table ads_account_brand_days (
   account_id text not null references ads_accounts (id) on delete cascade,
   day date not null,
-  brand_id text not null,
-  occurrences bigint not null,
-  duration_ms bigint not null,
-  human_ms bigint not null,
-  primary key (account_id, day, brand_id)
+  occurrences json not null,
+  duration_ms json not null,
+  human_ms json not null,
+  primary key (account_id, day)
 );
+alter table ads_account_brand_days
+  alter column occurrences set storage external,
+  alter column duration_ms set storage external,
+  alter column human_ms set storage external;
 
 create table ads_captures (
   id text primary key,

@@ -330,6 +330,44 @@ test("admin: a granted station or brand is in scope once imported, whether the g
   assert.equal(await status("brand_id=br-4"), 200);
 });
 
+test("admin: a brand renamed by a later import shows its new name in /ads and by_brand", async () => {
+  await run("account", "create", "acct-5", "--name", "Five");
+  await run(
+    "grant",
+    "acct-5",
+    "--stations=st-1",
+    "--brands=br-1",
+    "--from",
+    iso(BASE),
+    "--until",
+    iso(BASE + 10 * DAY),
+  );
+  const key = (await run("key", "create", "acct-5", "--permissions", "ads:read,reports:read"))
+    .out.at(-1)!;
+  const names = async () => {
+    const period = `since=${iso(BASE)}&until=${iso(BASE + DAY)}`;
+    const headers = { authorization: `Bearer ${key}` };
+    const ads = await body<{ data: { brands: { name: string }[] }[] }>(
+      await service.fetch(`/api/v1/ads?${period}`, { headers }),
+    );
+    const summary = await body<{ data: { by_brand: { brand_name: string }[] } }>(
+      await service.fetch(`/api/v1/reports/summary?${period}`, { headers }),
+    );
+    return [
+      [...new Set(ads.data.flatMap((o) => o.brands.map((b) => b.name)))],
+      summary.data.by_brand.map((b) => b.brand_name),
+    ];
+  };
+  assert.deepEqual(await names(), [["Brand One"], ["Brand One"]]);
+  // Not approved: a rename needs no approval, only occurrences do.
+  await importLines(
+    service,
+    [snapshot("snap-5"), { ...brand, name: "Brand One (renamed)" }],
+    false,
+  );
+  assert.deepEqual(await names(), [["Brand One (renamed)"], ["Brand One (renamed)"]]);
+});
+
 test("admin: `deno run admin.ts key create` prints the key alone on the last stdout line", async () => {
   const database = await freshDatabase(PG_FALLBACK_URL);
   try {
