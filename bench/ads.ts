@@ -1,11 +1,12 @@
-// `deno task bench ads [--rows N] [--seconds S] [--concurrency C] [--reuse]`: generates a
+// `deno task bench ads [--rows N] [--seconds S] [--concurrency C] [--pool P] [--reuse]`: generates a
 // realistic data set (default 10,000,000 occurrences, 200 stations, 2,000 brands, two years,
 // 5 % with two brands, captures with gaps), imports it through the real `admin import` into a
 // fresh database (onda_bench_ads on DATABASE_URL's server, default the local test server),
 // then drives the running service over loopback with C concurrent clients for S seconds per
 // endpoint, and replays the very SQL each request ran through postgres.js at the same
 // concurrency. Prints import rows/s and peak RSS, then req/s, p50, p99 and the ratio.
-// --reuse skips generation and import when the database already holds the data.
+// --reuse skips generation and import when the database already holds the data. --pool sets
+// the PostgreSQL connections of the service (DB_POOL_MAX) and of the raw SQL client alike.
 
 import postgres from "postgres";
 import { createHandler } from "../lib/app.ts";
@@ -25,10 +26,17 @@ interface Options {
   seconds: number;
   concurrency: number;
   reuse: boolean;
+  pool: number;
 }
 
 function parseArgs(args: string[]): Options {
-  const options: Options = { rows: 10_000_000, seconds: 20, concurrency: 32, reuse: false };
+  const options: Options = {
+    rows: 10_000_000,
+    seconds: 20,
+    concurrency: 32,
+    reuse: false,
+    pool: loadConfig({}).dbPoolMax,
+  };
   for (let i = 0; i < args.length; i++) {
     if (args[i] === "--reuse") {
       options.reuse = true;
@@ -39,8 +47,9 @@ function parseArgs(args: string[]): Options {
     if (args[i - 1] === "--rows") options.rows = value;
     else if (args[i - 1] === "--seconds") options.seconds = value;
     else if (args[i - 1] === "--concurrency") options.concurrency = value;
+    else if (args[i - 1] === "--pool") options.pool = value;
     else {throw new Error(
-        `unknown option ${args[i - 1]} (--rows, --seconds, --concurrency, --reuse)`,
+        `unknown option ${args[i - 1]} (--rows, --seconds, --concurrency, --pool, --reuse)`,
       );}
   }
   return options;
@@ -170,7 +179,8 @@ export async function run(args: string[]) {
 
   console.log(
     `# ads benchmark: ${options.rows.toLocaleString("en")} occurrences, ` +
-      `${options.concurrency} clients, ${options.seconds} s per endpoint`,
+      `${options.concurrency} clients, ${options.seconds} s per endpoint, ` +
+      `${options.pool} PostgreSQL connections`,
   );
   if (!reuse) {
     const path = await Deno.makeTempFile({ prefix: "onda_bench_ads_", suffix: ".ndjson" });
@@ -306,6 +316,7 @@ export async function run(args: string[]) {
       HOST: "127.0.0.1",
       RATE_LIMIT_KEY_PER_MINUTE: "100000000",
       WEBHOOK_WORKER: "0",
+      DB_POOL_MAX: String(options.pool),
     },
     stdout: "null",
     stderr: "null",
@@ -321,7 +332,7 @@ export async function run(args: string[]) {
       await new Promise((r) => setTimeout(r, 100));
     }
     const raw = postgres(url, {
-      max: 10,
+      max: options.pool,
       onnotice: () => {},
       types: {
         int8: { to: 20, from: [20], serialize: String, parse: Number },
