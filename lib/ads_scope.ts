@@ -124,20 +124,33 @@ export function anyBrandIn(column: Fragment, brands: Fragment): Fragment {
 
 /**
  * `o.station_id` is one of the scope's stations. One station (a station_id filter) is an
- * equality the (station_id, ad_started_at) index serves in time order. Many stations are
- * checked on rows read in time order instead: hidden from the planner (`is true`), so a
- * prepared statement's generic plan cannot pick the station index and sort a whole month.
+ * equality the (station_id, ad_started_at) index serves in time order. For a page (`ordered`),
+ * many stations are checked on rows read in time order instead: hidden from the planner
+ * (`is true`), so a prepared statement's generic plan cannot pick the station index and sort a
+ * whole month. Rows to aggregate (the partial days of a report, less than a day at each end)
+ * need no order: the station index then reads only the scope's stations, instead of every
+ * station's rows in that time (a quarter of them for a 50-of-200-station grant).
  */
-function stationCondition(scope: Scope): Fragment {
+function stationCondition(scope: Scope, ordered: boolean): Fragment {
   return scope.stations.length === 1
     ? frag`o.station_id = ${scope.stations[0]}`
-    : frag`(o.station_id = any(${scope.stations}::text[])) is true`;
+    : ordered
+    ? frag`(o.station_id = any(${scope.stations}::text[])) is true`
+    : frag`o.station_id = any(${scope.stations}::text[])`;
 }
 
-/** Conditions on `ads_occurrences o` for the rows visible in the scope between from and until. */
-export function visibleOccurrences(scope: Scope, from: Date, until: Date): Fragment {
+/**
+ * Conditions on `ads_occurrences o` for the rows visible in the scope between from and until;
+ * `ordered` when they are read in (ad_started_at, id) order, for a page.
+ */
+export function visibleOccurrences(
+  scope: Scope,
+  from: Date,
+  until: Date,
+  ordered: boolean,
+): Fragment {
   return frag`o.review_state = 'confirmed'
-    and ${stationCondition(scope)}
+    and ${stationCondition(scope, ordered)}
     and o.ad_started_at >= ${from}::timestamptz and o.ad_started_at < ${until}::timestamptz
     and ${anyBrandIn(frag`o.brand_ids`, scope.matchBrandsSql)}
     and o.snapshot_seq in (select seq from ads_snapshots where approved_at is not null)`;
@@ -194,7 +207,7 @@ export function figureSql(scope: Scope): FigureSql {
             1::int8 as occurrences, o.duration_ms::int8 as duration_ms,
             (case when o.duration_precision = 'human_confirmed' then o.duration_ms else 0 end)::int8
               as human_ms
-       from ads_occurrences o where ${visibleOccurrences(scope, from, to)}`;
+       from ads_occurrences o where ${visibleOccurrences(scope, from, to, false)}`;
   const brandsOf = (source: Fragment) =>
     frag`select b.id as brand_id, r.occurrences, r.duration_ms, r.human_ms
        from ${source} r

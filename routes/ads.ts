@@ -103,7 +103,7 @@ export const routes = [
             select o.id, o.station_id, o.ad_started_at, o.ad_ended_at, o.duration_ms,
                    o.duration_precision, o.review_state, o.brand_ids
               from ads_occurrences o
-             where ${visibleOccurrences(scope, since, until)}
+             where ${visibleOccurrences(scope, since, until, true)}
              order by o.ad_started_at, o.id
              limit ${query.limit} offset ${query.offset}
           ),
