@@ -3,6 +3,7 @@
 
 import { refreshAccountFigures, refreshKnownIds, SCOPE_ID } from "./ads_scope.ts";
 import { refreshCaptureRuns } from "./capture_runs.ts";
+import { tupleWriter } from "./copy_binary.ts";
 import type { CopyIn, Db, Sql } from "./db.ts";
 
 /** A refused import: the message names the line and field; nothing of the import was kept. */
@@ -29,7 +30,9 @@ export interface ImportResult {
 }
 
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/;
+// Groups: year, month, day, fraction digits, offset hours.
+const DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}(?::\d{2}(?:\.(\d{1,6}))?)?(?:Z|[+-](\d{2}):\d{2})$/;
 const PRECISIONS = new Set(["estimated", "detected", "human_confirmed"]);
 const STATES = new Set(["pending", "confirmed", "rejected"]);
 /** An occurrence longer than this is a data error, not an advertisement. */
@@ -152,11 +155,34 @@ function idField(n: number, record: Record<string, unknown>, field: string): str
   return value;
 }
 
-function timeField(n: number, record: Record<string, unknown>, field: string): number {
+/** An instant to the microsecond: Unix milliseconds, and 0-999 microseconds beyond them. */
+interface Instant {
+  ms: number;
+  micros: number;
+}
+
+function daysInMonth(year: number, month: number): number {
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] ?? 0;
+}
+
+/**
+ * An ISO 8601 date-time with a time zone, as PostgreSQL reads it: Date.parse would roll
+ * 2026-02-30 over into March and accept year 0 or an offset of +20:00, which PostgreSQL
+ * refuses, so those are refused here too. Digits past the millisecond are kept.
+ */
+function timeField(n: number, record: Record<string, unknown>, field: string): Instant {
   const value = record[field];
-  const ms = typeof value === "string" && DATE_TIME.test(value) ? Date.parse(value) : NaN;
-  if (Number.isNaN(ms)) fail(n, field, "must be an ISO 8601 date-time with a time zone");
-  return ms;
+  const parts = typeof value === "string" ? DATE_TIME.exec(value) : null;
+  const ms = parts ? Date.parse(value as string) : NaN;
+  if (
+    !parts || Number.isNaN(ms) || Number(parts[1]) < 1 ||
+    Number(parts[3]) > daysInMonth(Number(parts[1]), Number(parts[2])) ||
+    Number(parts[5] ?? 0) > 15
+  ) {
+    fail(n, field, "must be an ISO 8601 date-time with a time zone");
+  }
+  return { ms, micros: Number((parts[4] ?? "").padEnd(6, "0").slice(3)) };
 }
 
 function nameField(n: number, record: Record<string, unknown>): string {
@@ -185,7 +211,7 @@ export async function importSnapshot(
   const head = parseLine(first.value.n, first.value.text);
   if (head.type !== "snapshot") fail(first.value.n, "type", "the first line must be a snapshot");
   if (head.id !== undefined) idField(first.value.n, head, "id");
-  const exportedAt = timeField(first.value.n, head, "exported_at");
+  const exportedAt = timeField(first.value.n, head, "exported_at").ms;
   const snapshotId = (head.id as string | undefined) ?? crypto.randomUUID();
 
   const stationSpill = await spill(options.spillDir);
@@ -224,8 +250,8 @@ export async function importSnapshot(
         );
       };
 
-      async function* occurrenceChunks(): AsyncGenerator<string> {
-        let chunk = "";
+      async function* occurrenceChunks(): AsyncGenerator<Uint8Array<ArrayBuffer>> {
+        const tuples = tupleWriter(COPY_CHUNK + 4096);
         try {
           for await (const { n, text } of lines) {
             if (text.trim() === "") continue;
@@ -237,12 +263,9 @@ export async function importSnapshot(
             }
             switch (record.type) {
               case "occurrence": {
-                chunk += occurrenceLine(n, record, seq, stations, brands);
+                writeOccurrence(tuples, n, record, seq, stations, brands);
                 occurrences++;
-                if (chunk.length >= COPY_CHUNK) {
-                  yield chunk;
-                  chunk = "";
-                }
+                if (tuples.size >= COPY_CHUNK) yield tuples.take();
                 break;
               }
               case "station": {
@@ -265,8 +288,13 @@ export async function importSnapshot(
                 }
                 const from = timeField(n, record, "started_at");
                 const to = timeField(n, record, "ended_at");
-                if (to <= from) fail(n, "ended_at", "must be after started_at");
-                maxCaptureMs = Math.max(maxCaptureMs, to - from);
+                if (to.ms * 1000 + to.micros <= from.ms * 1000 + from.micros) {
+                  fail(n, "ended_at", "must be after started_at");
+                }
+                maxCaptureMs = Math.max(
+                  maxCaptureMs,
+                  to.ms - from.ms + (to.micros - from.micros) / 1000,
+                );
                 await captureSpill.add(
                   `${id}\t${seq}\t${station}\t${record.started_at}\t${record.ended_at}\n`,
                 );
@@ -276,7 +304,7 @@ export async function importSnapshot(
                 fail(n, "type", "a snapshot line may only be the first line");
             }
           }
-          if (chunk) yield chunk;
+          if (tuples.size) yield tuples.take();
         } catch (err) {
           if (err instanceof ImportError) failure = err;
           throw err;
@@ -284,7 +312,7 @@ export async function importSnapshot(
       }
 
       try {
-        await copyIn("ads_occurrences", OCCURRENCE_COLUMNS, occurrenceChunks());
+        await copyIn("ads_occurrences", OCCURRENCE_COLUMNS, occurrenceChunks(), "binary");
       } catch (err) {
         throw failure ?? await duplicateError(err, "occurrence", options.reread);
       }
@@ -336,13 +364,15 @@ const OCCURRENCE_COLUMNS = [
   "brand_ids",
 ];
 
-function occurrenceLine(
+/** Checks an occurrence line and writes it as a binary COPY tuple (OCCURRENCE_COLUMNS). */
+function writeOccurrence(
+  out: ReturnType<typeof tupleWriter>,
   n: number,
   record: Record<string, unknown>,
   seq: number,
   stations: Set<string>,
   brands: Set<string>,
-): string {
+): void {
   const id = record.id;
   if (typeof id !== "string" || !UUID.test(id)) fail(n, "id", "must be a UUID");
   const station = idField(n, record, "station_id");
@@ -351,8 +381,12 @@ function occurrenceLine(
   }
   const from = timeField(n, record, "ad_started_at");
   const to = timeField(n, record, "ad_ended_at");
-  if (to < from) fail(n, "ad_ended_at", "must not be before ad_started_at");
-  if (to - from > MAX_OCCURRENCE_MS) fail(n, "ad_ended_at", "an occurrence lasts at most 24 hours");
+  if (to.ms * 1000 + to.micros < from.ms * 1000 + from.micros) {
+    fail(n, "ad_ended_at", "must not be before ad_started_at");
+  }
+  if (to.ms - from.ms > MAX_OCCURRENCE_MS) {
+    fail(n, "ad_ended_at", "an occurrence lasts at most 24 hours");
+  }
   const precision = record.duration_precision;
   if (typeof precision !== "string" || !PRECISIONS.has(precision)) {
     fail(n, "duration_precision", "must be estimated, detected or human_confirmed");
@@ -372,8 +406,16 @@ function occurrenceLine(
   }
   // Sorted and without repeats, so equal brand sets aggregate together in ads_daily.
   const sorted = [...new Set(list as string[])].sort();
-  return `${id.toLowerCase()}\t${seq}\t${station}\t${record.ad_started_at}\t` +
-    `${record.ad_ended_at}\t${to - from}\t${precision}\t${state}\t{"${sorted.join('","')}"}\n`;
+  out.tuple(OCCURRENCE_COLUMNS.length);
+  out.uuid(id);
+  out.int4(seq);
+  out.text(station);
+  out.timestamptz(from.ms, from.micros);
+  out.timestamptz(to.ms, to.micros);
+  out.int4(to.ms - from.ms);
+  out.text(precision);
+  out.text(state);
+  out.textArray(sorted);
 }
 
 /** Stations and brands: the last name given in the file wins over an earlier or stored one. */

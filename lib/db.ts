@@ -10,6 +10,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { DatabaseUnavailable } from "./errors.ts";
+import { COPY_BINARY_HEADER, COPY_BINARY_TRAILER } from "./copy_binary.ts";
 
 // deno-lint-ignore no-explicit-any
 export type Row = Record<string, any>;
@@ -87,15 +88,21 @@ export interface Sql {
 }
 
 /**
- * Streams rows into a table in PostgreSQL's COPY text format: each chunk holds whole lines,
- * tab-separated, newline-terminated, with `\\`, tab and newline escaped. The table and column
- * names are constants of the caller, quoted as identifiers here; rows never touch SQL text.
+ * Streams rows into a table with COPY. Text format: each chunk holds whole lines,
+ * tab-separated, newline-terminated, with `\\`, tab and newline escaped. Binary format: each
+ * chunk holds whole tuples (lib/copy_binary.ts); the loader adds the header and trailer. The
+ * table and column names are constants of the caller, quoted as identifiers here; rows never
+ * touch SQL text.
  */
-export type CopyIn = (
-  table: string,
-  columns: string[],
-  chunks: AsyncIterable<string>,
-) => Promise<void>;
+export type CopyIn = {
+  (table: string, columns: string[], chunks: AsyncIterable<string>): Promise<void>;
+  (
+    table: string,
+    columns: string[],
+    chunks: AsyncIterable<Uint8Array<ArrayBuffer>>,
+    format: "binary",
+  ): Promise<void>;
+};
 
 export interface Db {
   readonly kind: "postgres" | "pglite";
@@ -139,6 +146,15 @@ export function isConnectionError(err: unknown): boolean {
   const name = (err as { name?: unknown })?.name;
   return name === "ConnectionRefused" || name === "ConnectionReset" ||
     name === "NotConnected" || name === "BrokenPipe" || name === "TimedOut";
+}
+
+/** Binary COPY tuples with the stream's header before them and its trailer after. */
+async function* framedBinary(
+  chunks: AsyncIterable<string | Uint8Array<ArrayBuffer>>,
+): AsyncGenerator<string | Uint8Array> {
+  yield COPY_BINARY_HEADER;
+  yield* chunks;
+  yield COPY_BINARY_TRAILER;
 }
 
 function rethrow(err: unknown): never {
@@ -240,10 +256,20 @@ function openPostgres(url: string, max: number): Db {
       try {
         // deno-lint-ignore no-explicit-any
         return await client.begin((tx: any) => {
-          const copyIn: CopyIn = async (table, columns, chunks) => {
-            const writable = await tx`copy ${tx(table)} (${tx(columns)}) from stdin`.writable();
-            await pipeline(Readable.from(chunks), writable);
-          };
+          const copyIn = (async (
+            table: string,
+            columns: string[],
+            chunks: AsyncIterable<string | Uint8Array<ArrayBuffer>>,
+            format?: "binary",
+          ) => {
+            const writable = await (format === "binary"
+              ? tx`copy ${tx(table)} (${tx(columns)}) from stdin with (format binary)`
+              : tx`copy ${tx(table)} (${tx(columns)}) from stdin`).writable();
+            await pipeline(
+              Readable.from(format === "binary" ? framedBinary(chunks) : chunks),
+              writable,
+            );
+          }) as CopyIn;
           return fn(bind(tx), copyIn);
         }) as Awaited<ReturnType<typeof fn>>;
       } catch (err) {
@@ -311,14 +337,24 @@ async function openPglite(dataDir: string): Promise<Db> {
     },
     beginBulk: (fn) =>
       pg.transaction((tx) => {
-        const copyIn: CopyIn = async (table, columns, chunks) => {
+        const copyIn = (async (
+          table: string,
+          columns: string[],
+          chunks: AsyncIterable<string | Uint8Array<ArrayBuffer>>,
+          format?: "binary",
+        ) => {
           const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
-          const text = `copy ${quote(table)} (${columns.map(quote).join(", ")}) from '/dev/blob'`;
-          // PGlite reads COPY input from a blob: send it in batches of about 4 MB.
-          let batch: string[] = [];
+          const text = `copy ${quote(table)} (${columns.map(quote).join(", ")}) from '/dev/blob'` +
+            (format === "binary" ? " with (format binary)" : "");
+          // PGlite reads COPY input from a blob: send it in batches of about 4 MB, each one a
+          // whole COPY stream.
+          let batch: BlobPart[] = [];
           let size = 0;
           const flush = async () => {
-            if (batch.length) await tx.query(text, [], { blob: new Blob(batch) });
+            const parts = format === "binary"
+              ? [COPY_BINARY_HEADER, ...batch, COPY_BINARY_TRAILER]
+              : batch;
+            if (batch.length) await tx.query(text, [], { blob: new Blob(parts) });
             batch = [];
             size = 0;
           };
@@ -328,7 +364,7 @@ async function openPglite(dataDir: string): Promise<Db> {
             if (size >= 4_000_000) await flush();
           }
           await flush();
-        };
+        }) as CopyIn;
         return fn(bind(tx), copyIn);
       }),
     raw: { pglite: pg },

@@ -156,6 +156,19 @@ test("admin: a bad import line is reported with its number and field, nothing is
       line: 6,
       field: /field ad_started_at/,
     },
+    // Dates Date.parse accepts (rolling them over) and PostgreSQL refuses.
+    ...["2026-02-29T10:00:00Z", "2026-04-31T10:00:00Z", "0000-01-01T00:00:00Z"].map((date) => ({
+      name: `no such date ${date}`,
+      lines: [...good, occurrence(U2, { ad_started_at: date })],
+      line: 6,
+      field: /field ad_started_at/,
+    })),
+    {
+      name: "offset beyond 15:59",
+      lines: [...good, occurrence(U2, { ad_ended_at: "2026-10-01T20:00:00+16:00" })],
+      line: 6,
+      field: /field ad_ended_at/,
+    },
     {
       name: "end before start",
       lines: [...good, occurrence(U2, { ad_ended_at: iso(BASE) })],
@@ -328,6 +341,39 @@ test("admin: a granted station or brand is in scope once imported, whether the g
   assert.deepEqual(await scope(), [["st-1", "st-4"], ["br-1", "br-4"]]);
   assert.equal(await status("station_id=st-4"), 200);
   assert.equal(await status("brand_id=br-4"), 200);
+});
+
+test("admin: import keeps every date-time to the microsecond, whatever its offset", async () => {
+  // PostgreSQL's own reading of the same text is the reference (sent as text: postgres.js
+  // would pass a timestamptz parameter through Date, which keeps milliseconds only).
+  const cases = [
+    ["2026-10-03T02:00:00.123456+02:00", "2026-10-03T00:00:30.5Z"],
+    ["2026-10-03T10:15Z", "2026-10-03T10:15:00.000001Z"],
+    ["2026-10-03T23:59:59.999999-05:30", "2026-10-04T24:00:00+00:00"],
+    ["1999-12-31T23:59:59.9999Z", "2000-01-01T00:00:00.0001Z"],
+    ["1969-12-31T23:59:59.1234Z", "1970-01-01T00:00:00Z"],
+    ["2028-02-29T12:00:00.1+14:00", "2028-02-29T12:00:00.12+13:00"],
+  ];
+  const ids = cases.map((_, i) => `0b6d7a36-7c52-4f0e-9a55-5d2b0c3e1e0${i}`);
+  const res = await importLines(service, [
+    snapshot("snap-times"),
+    ...cases.map(([start, end], i) =>
+      occurrence(ids[i].toUpperCase(), { ad_started_at: start, ad_ended_at: end })
+    ),
+  ], false);
+  assert.equal(res.status, 0, res.err.join("\n"));
+  for (const [i, [start, end]] of cases.entries()) {
+    const [row] = await service.db.sql<{ start_ok: boolean; end_ok: boolean; ms: number }>`
+      select ad_started_at = ${start}::text::timestamptz as start_ok,
+             ad_ended_at = ${end}::text::timestamptz as end_ok, duration_ms as ms
+        from ads_occurrences where id = ${ids[i]}::uuid`;
+    assert.ok(row, `${ids[i]} stored under its lower-case id`);
+    assert.deepEqual(
+      [row.start_ok, row.end_ok, row.ms],
+      [true, true, Date.parse(end) - Date.parse(start)],
+      `${start} .. ${end}`,
+    );
+  }
 });
 
 test("admin: a brand renamed by a later import shows its new name in /ads and by_brand", async () => {
