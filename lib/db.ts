@@ -104,6 +104,14 @@ export type CopyIn = {
   ): Promise<void>;
 };
 
+/** What each backend implements: CopyIn's two forms in one signature. */
+type CopyInEither = (
+  table: string,
+  columns: string[],
+  chunks: AsyncIterable<string | Uint8Array<ArrayBuffer>>,
+  format?: "binary",
+) => Promise<void>;
+
 export interface Db {
   readonly kind: "postgres" | "pglite";
   readonly sql: Sql;
@@ -256,12 +264,7 @@ function openPostgres(url: string, max: number): Db {
       try {
         // deno-lint-ignore no-explicit-any
         return await client.begin((tx: any) => {
-          const copyIn = (async (
-            table: string,
-            columns: string[],
-            chunks: AsyncIterable<string | Uint8Array<ArrayBuffer>>,
-            format?: "binary",
-          ) => {
+          const copyIn: CopyInEither = async (table, columns, chunks, format) => {
             const writable = await (format === "binary"
               ? tx`copy ${tx(table)} (${tx(columns)}) from stdin with (format binary)`
               : tx`copy ${tx(table)} (${tx(columns)}) from stdin`).writable();
@@ -269,8 +272,8 @@ function openPostgres(url: string, max: number): Db {
               Readable.from(format === "binary" ? framedBinary(chunks) : chunks),
               writable,
             );
-          }) as CopyIn;
-          return fn(bind(tx), copyIn);
+          };
+          return fn(bind(tx), copyIn as CopyIn);
         }) as Awaited<ReturnType<typeof fn>>;
       } catch (err) {
         rethrow(err);
@@ -337,12 +340,7 @@ async function openPglite(dataDir: string): Promise<Db> {
     },
     beginBulk: (fn) =>
       pg.transaction((tx) => {
-        const copyIn = (async (
-          table: string,
-          columns: string[],
-          chunks: AsyncIterable<string | Uint8Array<ArrayBuffer>>,
-          format?: "binary",
-        ) => {
+        const copyIn: CopyInEither = async (table, columns, chunks, format) => {
           const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
           const text = `copy ${quote(table)} (${columns.map(quote).join(", ")}) from '/dev/blob'` +
             (format === "binary" ? " with (format binary)" : "");
@@ -364,8 +362,8 @@ async function openPglite(dataDir: string): Promise<Db> {
             if (size >= 4_000_000) await flush();
           }
           await flush();
-        }) as CopyIn;
-        return fn(bind(tx), copyIn);
+        };
+        return fn(bind(tx), copyIn as CopyIn);
       }),
     raw: { pglite: pg },
   };

@@ -27,6 +27,27 @@ async function counts() {
   return row;
 }
 
+/** A new account granted these stations and brands over the fixture's ten days, and its key. */
+async function accountWithKey(
+  account: string,
+  stations: string,
+  brands: string,
+  permissions: string,
+) {
+  await run("account", "create", account, "--name", account);
+  await run(
+    "grant",
+    account,
+    `--stations=${stations}`,
+    `--brands=${brands}`,
+    "--from",
+    iso(BASE),
+    "--until",
+    iso(BASE + 10 * DAY),
+  );
+  return (await run("key", "create", account, "--permissions", permissions)).out.at(-1)!;
+}
+
 const snapshot = (id: string) => ({ type: "snapshot", id, exported_at: iso(BASE + DAY) });
 const station = { type: "station", id: "st-1", name: 'Radio\tOne \\ "quoted"' };
 const brand = { type: "brand", id: "br-1", name: "Brand One" };
@@ -275,18 +296,7 @@ test("admin: import streams with progress, --approve serves it, a snapshot id im
 });
 
 test("admin: served only after approval", async () => {
-  await run("account", "create", "acct-3", "--name", "Three");
-  await run(
-    "grant",
-    "acct-3",
-    "--stations=st-1",
-    "--brands=br-1,br-2",
-    "--from",
-    iso(BASE),
-    "--until",
-    iso(BASE + 10 * DAY),
-  );
-  const key = (await run("key", "create", "acct-3", "--permissions", "ads:read")).out.at(-1)!;
+  const key = await accountWithKey("acct-3", "st-1", "br-1,br-2", "ads:read");
   const U3 = "0b6d7a36-7c52-4f0e-9a55-5d2b0c3e1f03";
   await importLines(service, [
     snapshot("snap-3"),
@@ -303,18 +313,7 @@ test("admin: served only after approval", async () => {
 });
 
 test("admin: a granted station or brand is in scope once imported, whether the grant came first", async () => {
-  await run("account", "create", "acct-4", "--name", "Four");
-  await run(
-    "grant",
-    "acct-4",
-    "--stations=st-1,st-4",
-    "--brands=br-1,br-4",
-    "--from",
-    iso(BASE),
-    "--until",
-    iso(BASE + 10 * DAY),
-  );
-  const key = (await run("key", "create", "acct-4", "--permissions", "ads:read")).out.at(-1)!;
+  const key = await accountWithKey("acct-4", "st-1,st-4", "br-1,br-4", "ads:read");
   const get = (path: string) =>
     service.fetch(path, { headers: { authorization: `Bearer ${key}` } });
   const scope = async () => {
@@ -377,19 +376,7 @@ test("admin: import keeps every date-time to the microsecond, whatever its offse
 });
 
 test("admin: a brand renamed by a later import shows its new name in /ads and by_brand", async () => {
-  await run("account", "create", "acct-5", "--name", "Five");
-  await run(
-    "grant",
-    "acct-5",
-    "--stations=st-1",
-    "--brands=br-1",
-    "--from",
-    iso(BASE),
-    "--until",
-    iso(BASE + 10 * DAY),
-  );
-  const key = (await run("key", "create", "acct-5", "--permissions", "ads:read,reports:read"))
-    .out.at(-1)!;
+  const key = await accountWithKey("acct-5", "st-1", "br-1", "ads:read,reports:read");
   const names = async () => {
     const period = `since=${iso(BASE)}&until=${iso(BASE + DAY)}`;
     const headers = { authorization: `Bearer ${key}` };
