@@ -1,7 +1,12 @@
 // `admin import`: streams an NDJSON snapshot into the ads tables in one transaction, with COPY,
 // in memory bounded by the number of stations and brands (never by the number of lines).
 
-import { refreshAccountFigures, refreshKnownIds, SCOPE_ID } from "./ads_scope.ts";
+import {
+  refreshAccountFigures,
+  refreshFigureBrandNames,
+  refreshKnownIds,
+  SCOPE_ID,
+} from "./ads_scope.ts";
 import { refreshCaptureRuns } from "./capture_runs.ts";
 import { tupleWriter } from "./copy_binary.ts";
 import type { CopyIn, Db, Sql } from "./db.ts";
@@ -161,6 +166,11 @@ interface Instant {
   micros: number;
 }
 
+/** b - a in microseconds (exact for differences under 285 years). */
+function microsBetween(a: Instant, b: Instant): number {
+  return (b.ms - a.ms) * 1000 + b.micros - a.micros;
+}
+
 function daysInMonth(year: number, month: number): number {
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
   return [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] ?? 0;
@@ -288,13 +298,8 @@ export async function importSnapshot(
                 }
                 const from = timeField(n, record, "started_at");
                 const to = timeField(n, record, "ended_at");
-                if (to.ms * 1000 + to.micros <= from.ms * 1000 + from.micros) {
-                  fail(n, "ended_at", "must be after started_at");
-                }
-                maxCaptureMs = Math.max(
-                  maxCaptureMs,
-                  to.ms - from.ms + (to.micros - from.micros) / 1000,
-                );
+                if (microsBetween(from, to) <= 0) fail(n, "ended_at", "must be after started_at");
+                maxCaptureMs = Math.max(maxCaptureMs, microsBetween(from, to) / 1000);
                 await captureSpill.add(
                   `${id}\t${seq}\t${station}\t${record.started_at}\t${record.ended_at}\n`,
                 );
@@ -321,6 +326,7 @@ export async function importSnapshot(
       await upsertNamed(tx, copyIn, "ads_brands", brandSpill.chunks());
       // A granted id exists once imported (its data is served only once approved).
       if (stationSpill.count || brandSpill.count) await refreshKnownIds(tx, null);
+      if (brandSpill.count) await refreshFigureBrandNames(tx, null);
       try {
         await copyIn(
           "ads_captures",
@@ -381,10 +387,8 @@ function writeOccurrence(
   }
   const from = timeField(n, record, "ad_started_at");
   const to = timeField(n, record, "ad_ended_at");
-  if (to.ms * 1000 + to.micros < from.ms * 1000 + from.micros) {
-    fail(n, "ad_ended_at", "must not be before ad_started_at");
-  }
-  if (to.ms - from.ms > MAX_OCCURRENCE_MS) {
+  if (microsBetween(from, to) < 0) fail(n, "ad_ended_at", "must not be before ad_started_at");
+  if (microsBetween(from, to) > MAX_OCCURRENCE_MS * 1000) {
     fail(n, "ad_ended_at", "an occurrence lasts at most 24 hours");
   }
   const precision = record.duration_precision;

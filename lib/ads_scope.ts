@@ -273,19 +273,7 @@ export function figureSql(scope: Scope): FigureSql {
       frag`select day, ${FIGURES} from raw_rows`,
     )
     : frag`select day, ${FIGURES} from (${stationDays}) s`;
-  // Running totals: the figures of the whole days are the last day's arrays minus those of the
-  // day before the first, two rows whatever the number of brands; the partial days add rows.
-  const brandDays = scope.accountBrandFigures
-    ? frag`select g.figure_brands, e.occurrences as end_occurrences, e.duration_ms as end_duration_ms,
-                  e.human_ms as end_human_ms, b.occurrences as start_occurrences,
-                  b.duration_ms as start_duration_ms, b.human_ms as start_human_ms
-             from ads_grants g
-             left join ads_account_brand_days e
-               on e.account_id = g.account_id and e.day = ${dayString(endDay)}::date - 1
-             left join ads_account_brand_days b
-               on b.account_id = g.account_id and b.day = ${dayString(firstDay)}::date - 1
-            where g.account_id = ${scope.accountId} and g.scope_version = ${scope.scopeVersion}`
-    : null;
+  const brandDays = scope.accountBrandFigures ? brandDaysSql(scope, firstDay, endDay) : null;
   const brands = scope.accountBrandFigures
     ? (edges.length ? brandsOf(frag`raw_rows`) : null)
     : scope.accountFigures
@@ -299,6 +287,29 @@ export function figureSql(scope: Scope): FigureSql {
     )
     : plusRaw(brandsOf(frag`daily_rows`), brandsOf(frag`raw_rows`));
   return { ctes, stations, days: dayFigures, brands, brandDays };
+}
+
+/**
+ * The account's per-brand running totals at the last whole day and at the day before the first
+ * (a BrandDaysRow): by_brand over whole days is their difference, two rows whatever the number
+ * of brands. Read only at the grant version the key lookup saw, like grantedBrandsSql: a grant
+ * replaced in between yields no row rather than another grant's brands.
+ */
+export function brandDaysSql(
+  scope: Pick<Scope, "accountId" | "scopeVersion">,
+  firstDay: Date,
+  endDay: Date,
+): Fragment {
+  return frag`
+    select g.figure_brands, e.occurrences as end_occurrences, e.duration_ms as end_duration_ms,
+           e.human_ms as end_human_ms, b.occurrences as start_occurrences,
+           b.duration_ms as start_duration_ms, b.human_ms as start_human_ms
+      from ads_grants g
+      left join ads_account_brand_days e
+        on e.account_id = g.account_id and e.day = ${dayString(endDay)}::date - 1
+      left join ads_account_brand_days b
+        on b.account_id = g.account_id and b.day = ${dayString(firstDay)}::date - 1
+     where g.account_id = ${scope.accountId} and g.scope_version = ${scope.scopeVersion}`;
 }
 
 /** `ctes` each followed by a comma, to open a `with` clause before a query's own CTEs. */
@@ -320,19 +331,36 @@ export function totalSql(scope: Scope): { ctes: Fragment[]; total: Fragment } {
 }
 
 /**
- * Recomputes the granted ids that exist (of one account, or of every account after an
- * import added stations or brands) and bumps the grants' scope versions.
+ * Recomputes the granted ids that exist (of one account, or of every account after an import
+ * of stations or brands) and bumps a grant's scope version when they change. Only then: an
+ * import repeats the stations and brands it refers to, and a bump on every import would fence
+ * every request in flight out of its brands.
  */
 export async function refreshKnownIds(tx: Sql, accountId: string | null): Promise<void> {
+  const which = accountId === null ? frag`true` : frag`account_id = ${accountId}`;
   await tx`
     update ads_grants g
-       set scope_version = scope_version + 1,
-           known_station_ids = array(select x from unnest(g.station_ids) as x
-                                      where x in (select id from ads_stations) order by x),
-           known_brand_ids = array(select x from unnest(g.brand_ids) as x
-                                    where x in (select id from ads_brands) order by x),
-           -- An import may rename a brand.
-           figure_brands = coalesce(
+       set scope_version = g.scope_version + (k.stations is distinct from g.known_station_ids or
+                                              k.brands is distinct from g.known_brand_ids)::int,
+           known_station_ids = k.stations,
+           known_brand_ids = k.brands
+      from (select account_id,
+                   array(select x from unnest(station_ids) as x
+                          where x in (select id from ads_stations) order by x) as stations,
+                   array(select x from unnest(brand_ids) as x
+                          where x in (select id from ads_brands) order by x) as brands
+              from ads_grants where ${which}) k
+     where g.account_id = k.account_id`;
+}
+
+/**
+ * Puts the current brand names into the account's figure brand list (of every account after
+ * an import, which may rename a brand). The list's order, and so the arrays, do not change.
+ */
+export async function refreshFigureBrandNames(tx: Sql, accountId: string | null): Promise<void> {
+  await tx`
+    update ads_grants g
+       set figure_brands = coalesce(
              (select json_agg(json_build_array(f.pair ->> 0, coalesce(b.name, f.pair ->> 0))
                               order by f.n)
                 from json_array_elements(g.figure_brands) with ordinality as f(pair, n)
@@ -409,11 +437,10 @@ export async function refreshAccountFigures(tx: Sql, accountId: string): Promise
         from (select distinct brand_id from per_day) x
     ),
     list as (
+      -- Ids only: refreshFigureBrandNames below adds the names.
       update ads_grants g
          set figure_brands = coalesce(
-               (select json_agg(json_build_array(l.brand_id, coalesce(br.name, l.brand_id))
-                                order by l.ord)
-                  from listed l left join ads_brands br on br.id = l.brand_id), '[]')
+               (select json_agg(json_build_array(brand_id) order by ord) from listed), '[]')
        where g.account_id = ${accountId}
     ),
     running as (
@@ -433,6 +460,7 @@ export async function refreshAccountFigures(tx: Sql, accountId: string): Promise
       from running
      group by day
      order by day`;
+  await refreshFigureBrandNames(tx, accountId);
   // The newest approved snapshot with a visible occurrence anywhere in the grant. The probe
   // per snapshot is a LIMIT 1 scalar subquery, so it stops at the first visible row.
   await tx`

@@ -93,11 +93,16 @@ export function tupleWriter(initialSize = 1 << 16) {
     /** A timestamptz given as Unix milliseconds plus microseconds (0-999) beyond them. */
     timestamptz(unixMs: number, extraMicros: number) {
       room(12);
-      const micros = (unixMs - PG_EPOCH_MS) * 1000 + extraMicros;
-      const high = Math.floor(micros / 2 ** 32);
       view.setInt32(at, 8);
-      view.setInt32(at + 4, high);
-      view.setUint32(at + 8, micros - high * 2 ** 32);
+      const micros = (unixMs - PG_EPOCH_MS) * 1000 + extraMicros;
+      if (Number.isSafeInteger(micros)) {
+        const high = Math.floor(micros / 2 ** 32);
+        view.setInt32(at + 4, high);
+        view.setUint32(at + 8, micros - high * 2 ** 32);
+      } else {
+        // Beyond 2^53 microseconds from 2000 (before 1715 or after 2285) a number rounds.
+        view.setBigInt64(at + 4, BigInt(unixMs - PG_EPOCH_MS) * 1000n + BigInt(extraMicros));
+      }
       at += 12;
     },
     /** A one-dimensional text[] without nulls. */

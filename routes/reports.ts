@@ -159,7 +159,7 @@ export const routes = [
       const rows = scope.empty
         ? []
         : await summaryRows(app.db.sql, figureSql(scope), scope.stations);
-      // One pass: a summary of a large grant has a row per brand, thousands of them.
+      // One pass: a filtered summary still has a row per brand, a thousand for a large grant.
       let total: FigureRow | undefined;
       const stations = new Map<string | null, FigureRow>();
       const days = new Map<string | null, FigureRow>();

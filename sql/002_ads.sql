@@ -29,7 +29,7 @@
 --   total of /ads and the totals and by_day of a summary without filters read 31 rows.
 -- * ads_account_brand_days (account_id, day): running totals of every brand in the account's
 --   figures, one row per day holding one packed array per figure, in the order of
---   ads_grants.figure_brands (sorted ids). by_brand over whole days is two rows (the last day
+--   ads_grants.figure_brands. by_brand over whole days is two rows (the last day
 --   minus the day before the first), whatever the number of brands: returning a row per brand
 --   (1,000 for a large grant) cost more than the rest of a summary. The arrays are JSON, which
 --   the service parses natively: PostgreSQL arrays or packed bytea of that size took it longer
@@ -72,13 +72,14 @@ create table ads_grants (
   -- with every station and brand on each call.
   known_station_ids text[] not null default '{}',
   known_brand_ids text[] not null default '{}',
-  -- Bumped with every refresh of the lists and figures above: a request reads the lists it
-  -- works with from the version its key lookup saw, never from a later grant.
+  -- Bumped whenever the lists above change: a request reads the brand list and the per-brand
+  -- figures from the version its key lookup saw, never from a later grant.
   scope_version bigint not null default 0,
-  -- The granted brands with occurrences in the account's figures, sorted, as a JSON array of
-  -- [id, name] pairs: the order of the arrays in ads_account_brand_days. Refreshed with those
-  -- figures; the names also by an import, which may rename a brand. JSON, so the service reads
-  -- a thousand pairs with one JSON.parse.
+  -- The granted brands with occurrences in the account's figures, as a JSON array of [id, name]
+  -- pairs: the order of the arrays in ads_account_brand_days (sorted in the database's
+  -- collation; the service sorts by_brand itself). Refreshed with those figures; the names also
+  -- by an import, which may rename a brand. JSON, so the service reads a thousand pairs with
+  -- one JSON.parse.
   figure_brands json not null default '[]'
 );
 

@@ -329,15 +329,24 @@ test("admin: a granted station or brand is in scope once imported, whether the g
     await res.body?.cancel();
     return res.status;
   };
+  const version = async () =>
+    (await service.db.sql<{ v: number }>`
+      select scope_version as v from ads_grants where account_id = 'acct-4'`)[0].v;
   assert.deepEqual(await scope(), [["st-1"], ["br-1"]], "st-4 and br-4 are not imported yet");
   assert.equal(await status("station_id=st-4"), 404);
   assert.equal(await status("brand_id=br-4"), 404);
+  // A request in flight reads brands at the version its key lookup saw: an import that only
+  // repeats known stations and brands must not change it, one that adds granted ids must.
+  const before = await version();
+  await importLines(service, [snapshot("snap-4a"), station, brand], false);
+  assert.equal(await version(), before, "nothing new in the scope");
   await importLines(service, [
     snapshot("snap-4"),
     { type: "station", id: "st-4", name: "Radio Four" },
     { type: "brand", id: "br-4", name: "Brand Four" },
   ], false);
   assert.deepEqual(await scope(), [["st-1", "st-4"], ["br-1", "br-4"]]);
+  assert.ok(await version() > before, "st-4 and br-4 entered the scope");
   assert.equal(await status("station_id=st-4"), 200);
   assert.equal(await status("brand_id=br-4"), 200);
 });
@@ -352,6 +361,9 @@ test("admin: import keeps every date-time to the microsecond, whatever its offse
     ["1999-12-31T23:59:59.9999Z", "2000-01-01T00:00:00.0001Z"],
     ["1969-12-31T23:59:59.1234Z", "1970-01-01T00:00:00Z"],
     ["2028-02-29T12:00:00.1+14:00", "2028-02-29T12:00:00.12+13:00"],
+    // More than 2^53 microseconds from 2000: beyond a number's exact integers.
+    ["2300-01-01T00:00:00.000001Z", "2300-01-01T00:00:00.000003Z"],
+    ["1600-01-01T00:00:00.000003Z", "1600-01-01T00:00:01.999999Z"],
   ];
   const ids = cases.map((_, i) => `0b6d7a36-7c52-4f0e-9a55-5d2b0c3e1e0${i}`);
   const res = await importLines(service, [
@@ -373,6 +385,37 @@ test("admin: import keeps every date-time to the microsecond, whatever its offse
       `${start} .. ${end}`,
     );
   }
+});
+
+test("admin: an import of several COPY batches keeps every row exactly", async () => {
+  // PGlite loads in batches of about 4 MB, each its own binary COPY stream.
+  const rows = 40_000;
+  const start = BASE + 50 * DAY;
+  const uuid = (i: number) => `0b6d7a36-7c52-4f0e-9a55-${i.toString(16).padStart(12, "0")}`;
+  const lines: unknown[] = [snapshot("snap-big")];
+  for (let i = 0; i < rows; i++) {
+    lines.push(occurrence(uuid(i), {
+      ad_started_at: iso(start + i * 1000),
+      ad_ended_at: iso(start + i * 1000 + (i % 997)),
+      brand_ids: i % 3 ? ["br-1"] : ["br-2", "br-1"],
+    }));
+  }
+  const res = await importLines(service, lines, false);
+  assert.equal(res.status, 0, res.err.join("\n"));
+  const [row] = await service.db.sql<
+    { n: number; ids: number; ms: number; first: Date; last: Date; pairs: number }
+  >`
+    select count(*)::int8 as n, count(distinct o.id)::int8 as ids, sum(duration_ms)::int8 as ms,
+           min(ad_started_at) as first, max(ad_ended_at) as last,
+           count(*) filter (where brand_ids = '{br-1,br-2}')::int8 as pairs
+      from ads_occurrences o join ads_snapshots s on s.seq = o.snapshot_seq
+     where s.id = 'snap-big'`;
+  let ms = 0;
+  for (let i = 0; i < rows; i++) ms += i % 997;
+  assert.deepEqual(
+    [row.n, row.ids, row.ms, row.first.getTime(), row.last.getTime(), row.pairs],
+    [rows, rows, ms, start, start + (rows - 1) * 1000 + ((rows - 1) % 997), Math.ceil(rows / 3)],
+  );
 });
 
 test("admin: a brand renamed by a later import shows its new name in /ads and by_brand", async () => {

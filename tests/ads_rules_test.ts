@@ -11,7 +11,7 @@ import {
   loadFixture,
 } from "./_ads_fixture.ts";
 import { body, startTestService, test } from "./_server.ts";
-import { grantedBrandsSql } from "../lib/ads_scope.ts";
+import { brandDaysSql, grantedBrandsSql } from "../lib/ads_scope.ts";
 
 const service = await startTestService();
 const fx: Fixture = await loadFixture(service);
@@ -218,6 +218,15 @@ test("ads: a request reads one version of the grant, never brands of a later one
   const [fresh] = await service.db.sql<{ brands: string[] }>`
     select ${grantedBrandsSql(current as never)} as brands`;
   assert.deepEqual(fresh.brands, acme.brands.filter((b) => fx.brands.has(b)).sort());
+  // The same for the per-brand running totals of a summary's whole days.
+  const days = [new Date(acme.since + DAY), new Date(acme.since + 3 * DAY)] as const;
+  const staleDays = await service.db.sql`
+    ${brandDaysSql({ accountId: "acme", scopeVersion: version - 1 }, ...days)}`;
+  assert.equal(staleDays.length, 0, "a stale version reads no brand figures");
+  const freshDays = await service.db.sql<{ figure_brands: unknown[] }>`
+    ${brandDaysSql({ accountId: "acme", scopeVersion: version }, ...days)}`;
+  assert.equal(freshDays.length, 1);
+  assert.ok(freshDays[0].figure_brands.length > 0);
 });
 
 test("ads: rate limit is 60 per rolling minute per key, with headers and Retry-After", async () => {
@@ -702,6 +711,36 @@ test("summary: daily pre-aggregates with raw edges equal the raw answer", async 
     assert.equal(
       data.by_day.reduce((t: number, d: { occurrences: number }) => t + d.occurrences, 0),
       rows.length,
+    );
+    // by_brand: every figure of every granted brand that occurs, in brand id order.
+    const perBrand = new Map<string, typeof rows>();
+    for (const o of rows) {
+      for (const b of o.brand_ids.filter((b) => beta.brands.includes(b))) {
+        perBrand.set(b, [...perBrand.get(b) ?? [], o]);
+      }
+    }
+    const ms = (seconds: number) => Math.round(seconds * 1000);
+    assert.deepEqual(
+      data.by_brand.map((
+        b: {
+          brand_id: string;
+          occurrences: number;
+          duration_seconds: number;
+          human_confirmed_duration_seconds: number;
+        },
+      ) => [
+        b.brand_id,
+        b.occurrences,
+        ms(b.duration_seconds),
+        ms(b.human_confirmed_duration_seconds),
+      ]),
+      [...perBrand].sort((a, b) => a[0] < b[0] ? -1 : 1).map(([id, list]) => [
+        id,
+        list.length,
+        ms(sum(list)),
+        ms(sum(list.filter((o) => o.duration_precision === "human_confirmed"))),
+      ]),
+      `by_brand from ${iso(since)} to ${iso(until)}`,
     );
   }
 });
