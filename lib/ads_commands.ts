@@ -2,7 +2,7 @@
 
 import type { Db } from "./db.ts";
 import { approveSnapshot, importSnapshot } from "./ads_import.ts";
-import { refreshAccountFigures, SCOPE_ID } from "./ads_scope.ts";
+import { lockAdsFigures, refreshAccountFigures, SCOPE_ID } from "./ads_scope.ts";
 import { generateKey, type Permission, PERMISSIONS } from "./apikey.ts";
 import { type Args, type Command, flag, isoFlag, onlyFlags, UsageError } from "./cli.ts";
 
@@ -85,6 +85,8 @@ export const adsCommands: Command[] = [
       if (!from || !until) throw new UsageError("--from and --until are required");
       if (until <= from) throw new UsageError("--until must be after --from");
       await ctx.db.begin(async (tx) => {
+        // Before the grant row is written: an approval running now updates grant rows too.
+        await lockAdsFigures(tx);
         const [account] = await tx`select id from ads_accounts where id = ${id} for update`;
         if (!account) refuse(`no account ${id}`);
         await tx`

@@ -2,6 +2,7 @@
 // in memory bounded by the number of stations and brands (never by the number of lines).
 
 import {
+  lockAdsFigures,
   refreshAccountFigures,
   refreshFigureBrandNames,
   refreshKnownIds,
@@ -479,6 +480,8 @@ async function duplicateError(
  * stations' capture runs are rebuilt.
  */
 export async function approveSeq(tx: Sql, seq: number) {
+  // First, before anything is read: the approval rebuilds figures from what it reads.
+  await lockAdsFigures(tx);
   // The grouping of a large snapshot sorts millions of rows; give it memory for this
   // transaction only.
   await tx`select set_config('work_mem', '256MB', true)`;

@@ -330,6 +330,18 @@ export function totalSql(scope: Scope): { ctes: Fragment[]; total: Fragment } {
   };
 }
 
+/** The advisory lock (transaction-scoped) under which the derived ads figures are rewritten. */
+const ADS_FIGURES_LOCK = 0x6f6e6461_0002;
+
+/**
+ * Makes the commands that rewrite derived figures (grant, import, approval) take turns: each
+ * deletes and rebuilds an account's figures and a station's capture runs, and two at once
+ * would collide on the same keys. Held to the end of the transaction; requests never take it.
+ */
+export async function lockAdsFigures(tx: Sql): Promise<void> {
+  await tx`select pg_advisory_xact_lock(${ADS_FIGURES_LOCK})`;
+}
+
 /**
  * Recomputes the granted ids that exist (of one account, or of every account after an import
  * of stations or brands) and bumps a grant's scope version when they change. Only then: an
@@ -337,6 +349,7 @@ export function totalSql(scope: Scope): { ctes: Fragment[]; total: Fragment } {
  * every request in flight out of its brands.
  */
 export async function refreshKnownIds(tx: Sql, accountId: string | null): Promise<void> {
+  await lockAdsFigures(tx);
   const which = accountId === null ? frag`true` : frag`account_id = ${accountId}`;
   await tx`
     update ads_grants g
@@ -375,6 +388,7 @@ export async function refreshFigureBrandNames(tx: Sql, accountId: string | null)
  * the transaction that replaces a grant or approves a snapshot.
  */
 export async function refreshAccountFigures(tx: Sql, accountId: string): Promise<void> {
+  await lockAdsFigures(tx);
   await tx`delete from ads_account_daily where account_id = ${accountId}`;
   await tx`delete from ads_account_day_totals where account_id = ${accountId}`;
   await tx`delete from ads_account_brand_days where account_id = ${accountId}`;

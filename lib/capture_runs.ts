@@ -1,6 +1,7 @@
 // Capture runs: per station, the maximal unions of overlapping or touching approved captures,
 // kept in ads_capture_runs so that /api/v1/coverage reads a few runs instead of every capture.
 
+import { lockAdsFigures } from "./ads_scope.ts";
 import type { Sql } from "./db.ts";
 
 /**
@@ -15,9 +16,8 @@ export async function refreshCaptureRuns(tx: Sql, seq: number): Promise<void> {
     select distinct station_id from ads_captures where snapshot_seq = ${seq}`)
     .map((row) => row.station_id);
   if (stations.length === 0) return;
-  // Two approvals at once would each rebuild from captures the other has not committed yet,
-  // and collide on the same runs: approvals take turns here, while coverage reads go on.
-  await tx`lock table ads_capture_runs in exclusive mode`;
+  // Two approvals at once would each rebuild from captures the other has not committed yet.
+  await lockAdsFigures(tx);
   await tx`delete from ads_capture_runs where station_id = any(${stations}::text[])`;
   // reach: the latest end among the captures before this one (in start order); a capture
   // starting after it begins a new run, one starting at it or before joins the current run.

@@ -418,6 +418,48 @@ test("admin: an import of several COPY batches keeps every row exactly", async (
   );
 });
 
+test("admin: approvals, grants and imports at the same moment all succeed", async () => {
+  // Each rebuilds the accounts' figures and the stations' capture runs: they take turns.
+  await accountWithKey("acct-6", "st-1", "br-1,br-2", "ads:read");
+  for (const [i, id] of ["snap-c1", "snap-c2", "snap-c3"].entries()) {
+    const res = await importLines(service, [
+      snapshot(id),
+      occurrence(`0b6d7a36-7c52-4f0e-9a55-5d2b0c3e1d0${i}`, {
+        ad_started_at: iso(BASE + (i + 2) * DAY),
+        ad_ended_at: iso(BASE + (i + 2) * DAY + 1000),
+      }),
+      capture(`c-c${i}`, {
+        started_at: iso(BASE + (i + 2) * DAY),
+        ended_at: iso(BASE + (i + 3) * DAY),
+      }),
+    ], false);
+    assert.equal(res.status, 0, res.err.join("\n"));
+  }
+  const results = await Promise.all([
+    run("snapshot", "approve", "snap-c1"),
+    run("snapshot", "approve", "snap-c2"),
+    run(
+      "grant",
+      "acct-6",
+      "--stations=st-1",
+      "--brands=br-1",
+      "--from",
+      iso(BASE),
+      "--until",
+      iso(BASE + 9 * DAY),
+    ),
+    importLines(service, [snapshot("snap-c4"), station, brand], false),
+    run("snapshot", "approve", "snap-c3"),
+  ]);
+  for (const result of results) {
+    assert.equal(result.status, 0, "err" in result ? String(result.err) : "");
+  }
+  const [row] = await service.db.sql<{ approved: number }>`
+    select count(*)::int8 as approved from ads_snapshots
+     where id in ('snap-c1', 'snap-c2', 'snap-c3') and approved_at is not null`;
+  assert.equal(row.approved, 3);
+});
+
 test("admin: a brand renamed by a later import shows its new name in /ads and by_brand", async () => {
   const key = await accountWithKey("acct-5", "st-1", "br-1", "ads:read,reports:read");
   const names = async () => {
