@@ -59,6 +59,9 @@ create table login_failures (
   attempt uuid not null
 );
 create index login_failures_key_idx on login_failures (key, at);
+-- A login that succeeds (or is refused unchecked) deletes its attempt's rows: without this, a
+-- scan of every failure in the window, the most rows exactly while an attack runs.
+create index login_failures_attempt_idx on login_failures (attempt);
 
 create table questionnaires (
   id uuid primary key default gen_random_uuid(),
@@ -267,6 +270,9 @@ declare
   answer_limit integer;
   progress jsonb;
   base jsonb;
+  -- Taken after the session's row lock: answers to one session queue on that lock, and the
+  -- statement's start time (now()) of a later one can precede an earlier one's.
+  stamp timestamptz;
 begin
   select s.questionnaire_id, s.workspace_id, s.name, s.email, s.completed_at, s.answered,
          s.total, s.last_sequence, q.slug, q.state, w.plan, qu.id is not null as has_question
@@ -315,12 +321,13 @@ begin
     'questionnaire_id', cur.questionnaire_id,
     'questionnaire_slug', cur.slug,
     'session_id', p_session);
-  insert into outbox_events (workspace_id, type, data)
+  stamp := clock_timestamp();
+  insert into outbox_events (workspace_id, type, data, created_at)
   values (cur.workspace_id, 'answer.submitted', base || jsonb_build_object(
     'sequence', cur.last_sequence + 1,
     'question_id', p_question,
     'answer', p_answer,
-    'progress', progress));
+    'progress', progress), stamp);
   if completes then
     -- created_at one microsecond later, so readers that order by it see the two in order.
     insert into outbox_events (workspace_id, type, data, created_at)
@@ -333,7 +340,7 @@ begin
                                    order by qu.position)
                   from answers a join questions qu on qu.id = a.question_id
                   where a.session_id = p_session)),
-      now() + interval '1 microsecond');
+      stamp + interval '1 microsecond');
   end if;
 
   -- Only integers and a boolean (to_json: true/false, where %s alone would print t/f), so

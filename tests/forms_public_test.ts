@@ -184,10 +184,23 @@ test("answers: concurrent answers to one question store one; concurrent last ans
 
 test("answers: a questionId not in the questionnaire is 404 (field questionId)", async () => {
   const otherForm = await publishedQuestionnaire(service, owner);
+  // Questions whose rules "abc" breaks: the 404 must come first, or an answer would reveal the
+  // type of another questionnaire's (another tenant's) question.
+  const strict = await publishedQuestionnaire(service, owner, [
+    { title: "Rate", type: "rating" },
+    { title: "Pick", type: "choice", options: ["a", "b"] },
+  ]);
   const sid = await startSession(service, form.slug);
-  for (const questionId of [otherForm.questions[0].id, 999_999]) {
-    const res = await answer(service, form.slug, sid, questionId, "x");
-    assert.equal(res.status, 404);
+  for (
+    const [questionId, text] of [
+      [otherForm.questions[0].id, "x"],
+      [strict.questions[0].id, "abc"],
+      [strict.questions[1].id, "abc"],
+      [999_999, "x"],
+    ] as const
+  ) {
+    const res = await answer(service, form.slug, sid, questionId, text);
+    assert.equal(res.status, 404, `${questionId} ${text}`);
     const data = await body<Err>(res);
     assert.deepEqual([data.error.code, data.error.field], ["NOT_FOUND", "questionId"]);
   }

@@ -149,6 +149,19 @@ test("http: malformed JSON is 400 VALIDATION_FAILED", async () => {
   assert.equal(data.error.field, "body");
 });
 
+test("http: a body that is not UTF-8 is 400 VALIDATION_FAILED, never replaced characters", async () => {
+  const bytes = new TextEncoder().encode('{"name": "ab"}');
+  bytes[11] = 0xff; // inside the string: lenient decoding would store U+FFFD
+  const res = await service.fetch("/api/v1/probe/echo", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: bytes,
+  });
+  assert.equal(res.status, 400);
+  const data = await body<{ error: { code: string; field: string } }>(res);
+  assert.deepEqual([data.error.code, data.error.field], ["VALIDATION_FAILED", "body"]);
+});
+
 test("http: a wrong type is 400 naming the field", async () => {
   const cases = [
     { payload: { name: 5 }, field: "name" },
