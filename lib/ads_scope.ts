@@ -59,9 +59,9 @@ export const NOTICE_COVERAGE = "Coverage counts only captures linked to the data
 
 /**
  * The account's granted brands that exist, as a SQL text[] read from its grant row, and only
- * from the version of the grant the key lookup saw: a grant replaced since then (or a snapshot
- * approved) yields null, so a request never mixes the stations and period of one grant with
- * the brands of another.
+ * from the version of the grant the key lookup saw: a grant replaced since then with other
+ * ids (or an import that brought granted ids into existence) yields null, so a request never
+ * mixes the stations and period of one grant with the brands of another.
  */
 export function grantedBrandsSql(principal: AdsPrincipal): Fragment {
   return frag`(select known_brand_ids from ads_grants

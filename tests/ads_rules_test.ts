@@ -9,6 +9,7 @@ import {
   expectedOccurrences,
   type Fixture,
   loadFixture,
+  type Occ,
 } from "./_ads_fixture.ts";
 import { body, startTestService, test } from "./_server.ts";
 import { brandDaysSql, grantedBrandsSql } from "../lib/ads_scope.ts";
@@ -687,61 +688,62 @@ test("summary: daily pre-aggregates with raw edges equal the raw answer", async 
     [beta.since + 23 * HOUR, beta.since + 25 * HOUR], // across one midnight, no whole day
     [beta.since + 2 * DAY, beta.since + 9 * DAY + 7 * HOUR + 4321],
   ];
-  for (const [since, until] of periods) {
-    const res = await get(`/api/v1/reports/summary?since=${iso(since)}&until=${iso(until)}`, key);
-    const rows = expectedOccurrences(fx, beta, since, until);
-    const data = res.json.data;
-    assert.equal(data.totals.occurrences, rows.length);
-    const sum = (list: typeof rows) => list.reduce((t, o) => t + (o.end - o.start), 0) / 1000;
-    assert.ok(Math.abs(data.totals.duration_seconds - sum(rows)) < 1e-6);
-    assert.ok(
-      Math.abs(
-        data.totals.human_confirmed_duration_seconds -
-          sum(rows.filter((o) => o.duration_precision === "human_confirmed")),
-      ) < 1e-6,
-    );
-    for (const s of data.by_station) {
-      assert.equal(s.occurrences, rows.filter((o) => o.station_id === s.station_id).length);
-    }
-    for (const d of data.by_day) {
-      const day = rows.filter((o) => new Date(o.start).toISOString().slice(0, 10) === d.date);
-      assert.equal(d.occurrences, day.length, d.date);
-      assert.ok(Math.abs(d.duration_seconds - sum(day)) < 1e-6);
-    }
-    assert.equal(
-      data.by_day.reduce((t: number, d: { occurrences: number }) => t + d.occurrences, 0),
-      rows.length,
-    );
-    // by_brand: every figure of every granted brand that occurs, in brand id order.
-    const perBrand = new Map<string, typeof rows>();
-    for (const o of rows) {
-      for (const b of o.brand_ids.filter((b) => beta.brands.includes(b))) {
-        perBrand.set(b, [...perBrand.get(b) ?? [], o]);
+  const sum = (list: Occ[]) => list.reduce((t, o) => t + (o.end - o.start), 0) / 1000;
+  const human = (list: Occ[]) =>
+    sum(list.filter((o) => o.duration_precision === "human_confirmed"));
+  const ms = (seconds: number) => Math.round(seconds * 1000);
+  /** Every figure of a breakdown entry, durations in whole milliseconds. */
+  const figures = (
+    f: { occurrences: number; duration_seconds: number; human_confirmed_duration_seconds: number },
+  ) => [f.occurrences, ms(f.duration_seconds), ms(f.human_confirmed_duration_seconds)];
+  const expected = (list: Occ[]) => [list.length, ms(sum(list)), ms(human(list))];
+  // Without filters (the account's running totals) and with a station filter (ads_daily).
+  for (const station of [undefined, beta.stations[0]]) {
+    for (const [since, until] of periods) {
+      const filter = station ? `&station_id=${station}` : "";
+      const res = await get(
+        `/api/v1/reports/summary?since=${iso(since)}&until=${iso(until)}${filter}`,
+        key,
+      );
+      const rows = expectedOccurrences(fx, beta, since, until, station);
+      const what = `${iso(since)} to ${iso(until)}${filter}`;
+      const data = res.json.data;
+      assert.deepEqual(figures(data.totals), expected(rows), what);
+      for (const s of data.by_station) {
+        assert.deepEqual(
+          figures(s),
+          expected(rows.filter((o) => o.station_id === s.station_id)),
+          `${what} ${s.station_id}`,
+        );
       }
+      for (const d of data.by_day) {
+        const day = rows.filter((o) => new Date(o.start).toISOString().slice(0, 10) === d.date);
+        assert.equal(d.occurrences, day.length, d.date);
+        assert.ok(Math.abs(d.duration_seconds - sum(day)) < 1e-6);
+      }
+      assert.equal(
+        data.by_day.reduce((t: number, d: { occurrences: number }) => t + d.occurrences, 0),
+        rows.length,
+      );
+      // by_brand: every figure of every granted brand that occurs, in brand id order.
+      const perBrand = new Map<string, Occ[]>();
+      for (const o of rows) {
+        for (const b of o.brand_ids.filter((b) => beta.brands.includes(b))) {
+          perBrand.set(b, [...perBrand.get(b) ?? [], o]);
+        }
+      }
+      assert.deepEqual(
+        data.by_brand.map((b: Parameters<typeof figures>[0] & { brand_id: string }) => [
+          b.brand_id,
+          ...figures(b),
+        ]),
+        [...perBrand].sort((a, b) => a[0] < b[0] ? -1 : 1).map(([id, list]) => [
+          id,
+          ...expected(list),
+        ]),
+        `by_brand ${what}`,
+      );
     }
-    const ms = (seconds: number) => Math.round(seconds * 1000);
-    assert.deepEqual(
-      data.by_brand.map((
-        b: {
-          brand_id: string;
-          occurrences: number;
-          duration_seconds: number;
-          human_confirmed_duration_seconds: number;
-        },
-      ) => [
-        b.brand_id,
-        b.occurrences,
-        ms(b.duration_seconds),
-        ms(b.human_confirmed_duration_seconds),
-      ]),
-      [...perBrand].sort((a, b) => a[0] < b[0] ? -1 : 1).map(([id, list]) => [
-        id,
-        list.length,
-        ms(sum(list)),
-        ms(sum(list.filter((o) => o.duration_precision === "human_confirmed"))),
-      ]),
-      `by_brand from ${iso(since)} to ${iso(until)}`,
-    );
   }
 });
 
