@@ -259,10 +259,10 @@ export function figureSql(scope: Scope): FigureSql {
              from ads_account_daily e
              left join ads_account_daily b
                on b.account_id = e.account_id and b.station_id = e.station_id
-              and b.day = ${dayString(firstDay)}::date - 1
+              and b.day = ${runningTotalDay(scope.accountId, firstDay)}
             where e.account_id = ${scope.accountId}
               and e.station_id = any(${scope.stations}::text[])
-              and e.day = ${dayString(endDay)}::date - 1`,
+              and e.day = ${runningTotalDay(scope.accountId, endDay)}`,
       frag`select station_id, ${FIGURES} from raw_rows`,
     )
     : frag`select station_id, ${FIGURES} from (${stationDays}) s`;
@@ -306,10 +306,20 @@ export function brandDaysSql(
            b.duration_ms as start_duration_ms, b.human_ms as start_human_ms
       from ads_grants g
       left join ads_account_brand_days e
-        on e.account_id = g.account_id and e.day = ${dayString(endDay)}::date - 1
+        on e.account_id = g.account_id and e.day = ${runningTotalDay(scope.accountId, endDay)}
       left join ads_account_brand_days b
-        on b.account_id = g.account_id and b.day = ${dayString(firstDay)}::date - 1
+        on b.account_id = g.account_id and b.day = ${runningTotalDay(scope.accountId, firstDay)}
      where g.account_id = ${scope.accountId} and g.scope_version = ${scope.scopeVersion}`;
+}
+
+/**
+ * The day whose running totals hold everything before `day`: the day before it, or the
+ * account's last day with data when that is earlier. Running-total rows stop there (one
+ * index probe finds it), not at the grant's end, which may be decades away.
+ */
+function runningTotalDay(accountId: string, day: Date): Fragment {
+  return frag`least(${dayString(day)}::date - 1,
+                    (select max(day) from ads_account_day_totals where account_id = ${accountId}))`;
 }
 
 /** `ctes` each followed by a comma, to open a `with` clause before a query's own CTEs. */
@@ -400,8 +410,9 @@ export async function refreshAccountFigures(tx: Sql, accountId: string): Promise
   await refreshKnownIds(tx, accountId);
   const from = dayString(ceilDay(grant.period_since));
   const to = dayString(floorDay(grant.period_until));
-  // Dense from each station's first day with data to the grant's last whole day, with running
-  // totals, so any whole days of a station are the difference of two rows.
+  // Dense from each station's first day with data to the account's last (not to the grant's
+  // end, which may be decades away), with running totals, so any whole days of a station are
+  // the difference of two rows (see runningTotalDay).
   await tx`
     insert into ads_account_daily (account_id, day, station_id, occurrences, duration_ms,
                                    human_ms, cum_occurrences, cum_duration_ms, cum_human_ms)
@@ -417,7 +428,8 @@ export async function refreshAccountFigures(tx: Sql, accountId: string): Promise
     grid as (
       select f.station_id, g.day::date as day
         from (select station_id, min(day) as first from per_day group by station_id) f
-        cross join lateral generate_series(f.first, ${to}::date - 1, interval '1 day') as g(day)
+        cross join lateral generate_series(f.first, (select max(day) from per_day),
+                                           interval '1 day') as g(day)
     )
     select ${accountId}, grid.day, grid.station_id, coalesce(p.occurrences, 0),
            coalesce(p.duration_ms, 0), coalesce(p.human_ms, 0),
@@ -433,8 +445,8 @@ export async function refreshAccountFigures(tx: Sql, accountId: string): Promise
      group by account_id, day
      order by day`;
   // Running totals per brand as JSON arrays in the order of figure_brands (the brands that occur,
-  // sorted), one row for every day from the first with data to the grant's last whole day, so
-  // that any whole days' figures are a difference of two rows. The list and the arrays are
+  // sorted), one row for every day from the account's first day with data to its last, so that
+  // any whole days' figures are a difference of two rows (see runningTotalDay). The list and the arrays are
   // written by one statement, so they cannot disagree.
   await tx`
     with per_day as (
@@ -462,8 +474,8 @@ export async function refreshAccountFigures(tx: Sql, accountId: string): Promise
              (sum(coalesce(p.occurrences, 0)) over w)::int8 as occurrences,
              (sum(coalesce(p.duration_ms, 0)) over w)::int8 as duration_ms,
              (sum(coalesce(p.human_ms, 0)) over w)::int8 as human_ms
-        from generate_series((select min(day) from per_day), ${to}::date - 1, interval '1 day')
-               as grid(day)
+        from generate_series((select min(day) from per_day), (select max(day) from per_day),
+                             interval '1 day') as grid(day)
        cross join listed l
         left join per_day p on p.day = grid.day::date and p.brand_id = l.brand_id
       window w as (partition by l.ord order by grid.day)

@@ -21,9 +21,10 @@
 --   Keeping the brand set (not one row per brand) keeps an occurrence with two brands
 --   counted once in totals and once per granted brand.
 -- * ads_account_daily (account_id, station_id, day): the same figures already restricted to
---   one account's grant, dense per station and day with running totals, so by_station and a
---   station's total over whole days read two rows per station (the last day and the day
---   before the first), and a station's by_day its 31 rows. Station before day: the granted
+--   one account's grant, dense per station and day up to the account's last day with data, with
+--   running totals, so by_station and a station's total over whole days read two rows per
+--   station (the last day and the day before the first, each clamped to that last day), and a
+--   station's by_day at most 31. Station before day: the granted
 --   stations are probed as an index condition, each probe reading only its day(s).
 -- * ads_account_day_totals (account_id, day): those figures summed over the stations, so the
 --   total of /ads and the totals and by_day of a summary without filters read 31 rows.
@@ -157,7 +158,8 @@ create table ads_account_daily (
   duration_ms bigint not null,
   human_ms bigint not null,
   -- Running totals of the station from its first day with data (rows are dense from there to
-  -- the grant's last whole day): by_station over whole days is two rows per station.
+  -- the account's last day with data, not to the grant's end, which may be decades away):
+  -- by_station over whole days is two rows per station.
   cum_occurrences bigint not null,
   cum_duration_ms bigint not null,
   cum_human_ms bigint not null,
@@ -177,7 +179,7 @@ create table ads_account_day_totals (
 
 -- Running totals of the brands of ads_grants.figure_brands, element i for brand i: the figures
 -- from the grant's first whole day through `day`, as JSON arrays of integers. Dense from the
--- first day with data, so every later day has its row.
+-- account's first day with data to its last, so every day in between has its row.
 create table ads_account_brand_days (
   account_id text not null references ads_accounts (id) on delete cascade,
   day date not null,

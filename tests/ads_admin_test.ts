@@ -460,6 +460,30 @@ test("admin: approvals, grants and imports at the same moment all succeed", asyn
   assert.equal(row.approved, 3);
 });
 
+test("admin: an account's figures grow with the data, not with the length of its grant", async () => {
+  await run("account", "create", "acct-7", "--name", "Seven");
+  const grant = await run(
+    "grant",
+    "acct-7",
+    "--stations=st-1",
+    "--brands=br-1,br-2",
+    "--from",
+    iso(BASE - 365 * DAY),
+    "--until",
+    "2100-01-01T00:00:00Z",
+  );
+  assert.equal(grant.status, 0, grant.err);
+  const [row] = await service.db.sql<{ rows: number; brand_rows: number; days: number }>`
+    select (select count(*) from ads_account_daily where account_id = 'acct-7')::int8 as rows,
+           (select count(*) from ads_account_brand_days where account_id = 'acct-7')::int8
+             as brand_rows,
+           -- Rows are dense over the days the data spans, however long the grant.
+           (select max(day) - min(day) + 1 from ads_daily where station_id = 'st-1')::int8
+             as days`;
+  assert.ok(row.days > 0);
+  assert.ok(row.rows <= row.days && row.brand_rows <= row.days, JSON.stringify(row));
+});
+
 test("admin: a brand renamed by a later import shows its new name in /ads and by_brand", async () => {
   const key = await accountWithKey("acct-5", "st-1", "br-1", "ads:read,reports:read");
   const names = async () => {
