@@ -1,11 +1,11 @@
 // Ads API keys: generation, SHA-256 digests, constant-time comparison and the apiKey(permission)
 // AuthRule with its per-key rate limit (contract.md §2 "API keys", "Order of checks").
 
-import { createHash } from "node:crypto";
 import { ApiError } from "./errors.ts";
 import { SCOPE_ID } from "./ads_scope.ts";
 import { isoUtc, type Period } from "./period.ts";
 import type { AuthRule, RequestContext } from "./router.ts";
+import { base64url, sha256Hex } from "./encoding.ts";
 
 export const PERMISSIONS = ["ads:read", "reports:read", "coverage:read"] as const;
 export type Permission = typeof PERMISSIONS[number];
@@ -25,20 +25,14 @@ export interface NewKey {
   digestHex: string;
 }
 
-function encodeBase64Url(bytes: Uint8Array): string {
-  return btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_")
-    .replace(/=+$/, "");
-}
-
 export function generateKey(): NewKey {
-  const key = KEY_PREFIX + encodeBase64Url(crypto.getRandomValues(new Uint8Array(32)));
+  const key = KEY_PREFIX + base64url(crypto.getRandomValues(new Uint8Array(32)));
   return { key, prefix: key.slice(0, SHOWN_PREFIX_LENGTH), digestHex: digestHex(key) };
 }
 
-// node:crypto's synchronous digest: every ads request hashes its key, and crypto.subtle's
-// asynchronous digest cost a tenth of the service's CPU under load.
+/** The stored form of an API key (digest only). */
 export function digestHex(key: string): string {
-  return createHash("sha256").update(key).digest("hex");
+  return sha256Hex(key);
 }
 
 /** Compares two strings in time that depends only on their length. */

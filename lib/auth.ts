@@ -2,12 +2,12 @@
 // the workspace of the request (X-Workspace-Id) and the user's role there, the per-user and
 // per-address rate limits, and the CSRF rule for cookie-authenticated unsafe requests.
 
-import { createHash } from "node:crypto";
 import { ApiError } from "./errors.ts";
 import type { AuthRule, RequestContext } from "./router.ts";
 import type { Sql } from "./db.ts";
 import type { LimitResult } from "./ratelimit.ts";
 import { applyUnresolvedWorkspaceCors, applyWorkspaceCors } from "./cors.ts";
+import { base64url, sha256Hex } from "./encoding.ts";
 
 export type Role = "viewer" | "editor" | "admin" | "owner";
 
@@ -35,14 +35,9 @@ export function roleAtLeast(role: Role, minRole: Role): boolean {
   return ROLES.indexOf(role) >= ROLES.indexOf(minRole);
 }
 
-function base64url(bytes: Uint8Array): string {
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_")
-    .replace(/=+$/, "");
-}
-
-/** The stored form of a token. Synchronous node:crypto: it runs on every authenticated request. */
+/** The stored form of a token (digest only). */
 export function tokenDigest(token: string): string {
-  return createHash("sha256").update(token).digest("hex");
+  return sha256Hex(token);
 }
 
 /**

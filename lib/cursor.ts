@@ -20,6 +20,7 @@ import { empty, frag, type Fragment } from "./db.ts";
 import { ApiError } from "./errors.ts";
 import type { AppContext } from "./router.ts";
 import { array, boolean, int, nullable, object, optional, type Schema, string } from "./schema.ts";
+import { base64url, fromBase64url } from "./encoding.ts";
 
 export const CURSOR_TTL_MS = 24 * 3600 * 1000;
 
@@ -50,16 +51,6 @@ export function listEnvelope(item: Schema<unknown>): Schema<unknown> {
 
 const encoder = new TextEncoder();
 
-function b64url(bytes: Uint8Array): string {
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_")
-    .replace(/=+$/, "");
-}
-
-function unb64url(text: string): Uint8Array {
-  const padded = text.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((text.length + 3) % 4);
-  return Uint8Array.from(atob(padded), (c) => c.charCodeAt(0));
-}
-
 async function sign(secret: string, scope: CursorScope, payload: string): Promise<Uint8Array> {
   const key = await crypto.subtle.importKey(
     "raw",
@@ -86,8 +77,10 @@ export async function encodeCursor(
   scope: CursorScope,
   position: unknown[],
 ): Promise<string> {
-  const payload = b64url(encoder.encode(JSON.stringify({ k: position, t: app.clock().getTime() })));
-  return `${payload}.${b64url(await sign(app.secretKey, scope, payload))}`;
+  const payload = base64url(
+    encoder.encode(JSON.stringify({ k: position, t: app.clock().getTime() })),
+  );
+  return `${payload}.${base64url(await sign(app.secretKey, scope, payload))}`;
 }
 
 /** The sort key of the last row served, or null when there is no cursor (first page). */
@@ -102,8 +95,8 @@ export async function decodeCursor(
   let given: Uint8Array;
   let parsed: { k?: unknown; t?: unknown };
   try {
-    given = unb64url(match[2]);
-    parsed = JSON.parse(new TextDecoder().decode(unb64url(match[1])));
+    given = fromBase64url(match[2]);
+    parsed = JSON.parse(new TextDecoder().decode(fromBase64url(match[1])));
   } catch {
     throw badCursor();
   }

@@ -31,11 +31,11 @@
 // request digest is keyed (lib/sealed.ts). Their requests also prune expired records, so a
 // sealed credential does not outlive its 24 h by long.
 
-import { createHash } from "node:crypto";
 import type { Sql } from "./db.ts";
 import { ApiError, errorBody } from "./errors.ts";
 import { json, JSON_CONTENT_TYPE, type RequestContext } from "./router.ts";
 import { type RecordSealer, recordSealer } from "./sealed.ts";
+import { sha256Hex } from "./encoding.ts";
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
 /** A claim still unfinished after this long belongs to a crashed instance and may be taken over. */
@@ -77,12 +77,6 @@ class KeyTaken extends Error {
   constructor() {
     super("Idempotency-Key held by another request");
   }
-}
-
-// node:crypto's synchronous digest: this runs on every keyed request, and it costs a few
-// microseconds where crypto.subtle's asynchronous one costs about fifty.
-function sha256Hex(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
 }
 
 /**

@@ -2,6 +2,7 @@
 // lock so that instances starting together apply each one exactly once.
 
 import type { Db } from "./db.ts";
+import { hex } from "./encoding.ts";
 
 /** Arbitrary constant shared by every Onda instance: the key of the migration lock. */
 const MIGRATION_LOCK = 4_207_311_001;
@@ -13,7 +14,7 @@ export interface Migration {
 
 async function sha256Hex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+  return hex(new Uint8Array(digest));
 }
 
 function versionOf(name: string): number {

@@ -1,17 +1,11 @@
 // Password hashing: PBKDF2-SHA256 through Web Crypto, salted, with its parameters stored in
 // the hash string ("pbkdf2-sha256$iterations$salt$hash") so the cost can rise later.
 
+import { base64, fromBase64 } from "./encoding.ts";
+
 export const PBKDF2_ITERATIONS = 600_000;
 const SALT_BYTES = 16;
 const HASH_BITS = 256;
-
-function b64(bytes: Uint8Array): string {
-  return btoa(String.fromCharCode(...bytes));
-}
-
-function unb64(text: string): Uint8Array {
-  return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
-}
 
 async function derive(password: string, salt: Uint8Array, iterations: number) {
   const key = await crypto.subtle.importKey(
@@ -32,7 +26,7 @@ async function derive(password: string, salt: Uint8Array, iterations: number) {
 export async function hashPassword(password: string): Promise<string> {
   const salt = crypto.getRandomValues(new Uint8Array(SALT_BYTES));
   const hash = await derive(password, salt, PBKDF2_ITERATIONS);
-  return `pbkdf2-sha256$${PBKDF2_ITERATIONS}$${b64(salt)}$${b64(hash)}`;
+  return `pbkdf2-sha256$${PBKDF2_ITERATIONS}$${base64(salt)}$${base64(hash)}`;
 }
 
 // An unknown e-mail is checked against this decoy at the same cost, so a failed login takes
@@ -51,8 +45,8 @@ export async function verifyPassword(password: string, stored: string | null): P
   if (parts.length !== 4 || parts[0] !== "pbkdf2-sha256") return false;
   const iterations = Number(parts[1]);
   if (!Number.isSafeInteger(iterations) || iterations < 1) return false;
-  const expected = unb64(parts[3]);
-  const actual = await derive(password, unb64(parts[2]), iterations);
+  const expected = fromBase64(parts[3]);
+  const actual = await derive(password, fromBase64(parts[2]), iterations);
   let diff = actual.length ^ expected.length;
   for (let i = 0; i < Math.min(actual.length, expected.length); i++) {
     diff |= actual[i] ^ expected[i];

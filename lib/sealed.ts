@@ -10,6 +10,8 @@
 // in the same database, so sealing then protects a leaked table or dump of idempotency_keys,
 // not a full copy of the database: set SECRET_KEY to keep them apart.
 
+import { base64, fromBase64, hex } from "./encoding.ts";
+
 /** Which parts of a stored answer carry a credential: header names, top-level body fields. */
 export interface SealedParts {
   headers?: string[];
@@ -46,14 +48,6 @@ function derive(base: CryptoKey, info: string, algorithm: AesKeyGenParams | Hmac
   );
 }
 
-function toBase64(bytes: Uint8Array): string {
-  return btoa(String.fromCharCode(...bytes));
-}
-
-function fromBase64(text: string): Uint8Array<ArrayBuffer> {
-  return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
-}
-
 /**
  * The sealer of one Idempotency-Key record, identified by `record` (principal, route, key):
  * a sealed part opens only in the record and part it was sealed for.
@@ -84,7 +78,7 @@ export async function recordSealer(
     const out = new Uint8Array(iv.length + sealed.byteLength);
     out.set(iv);
     out.set(new Uint8Array(sealed), iv.length);
-    return PREFIX + toBase64(out);
+    return PREFIX + base64(out);
   };
   const openValue = async (value: string, part: string) => {
     if (!value.startsWith(PREFIX)) throw new Error(`Stored ${part} is not sealed`);
@@ -127,7 +121,7 @@ export async function recordSealer(
   return {
     async digest(canonicalBody) {
       const mac = await crypto.subtle.sign("HMAC", hmac, encoder.encode(canonicalBody));
-      return Array.from(new Uint8Array(mac), (b) => b.toString(16).padStart(2, "0")).join("");
+      return hex(new Uint8Array(mac));
     },
     seal: (answer) => transform(answer, sealValue),
     open: (answer) => transform(answer, openValue),

@@ -8,6 +8,8 @@
 // signatures, the new secret's first (comma-separated hex digests in x-service-signature,
 // space-separated "v1,..." entries in webhook-signature), and a receiver accepts either.
 
+import { base64, fromBase64, hex } from "./encoding.ts";
+
 const SECRET_PREFIX = "whsec_";
 const encoder = new TextEncoder();
 
@@ -31,7 +33,7 @@ export function activeSecrets(
 export function standardWebhooksKey(secret: string): Uint8Array<ArrayBuffer> {
   const encoded = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret;
   try {
-    return Uint8Array.from(atob(encoded), (c) => c.charCodeAt(0));
+    return fromBase64(encoded);
   } catch {
     return encoder.encode(secret);
   }
@@ -73,14 +75,14 @@ export function createSigner(maxKeys = 1000): Signer {
     const timestamp = String(Math.floor(message.at.getTime() / 1000));
     const body = encoder.encode(message.body);
     const signedContent = encoder.encode(`${message.eventId}.${timestamp}.${message.body}`);
-    const hex: string[] = [];
+    const hexSignatures: string[] = [];
     const standard: string[] = [];
     for (const secret of secrets) {
       const [a, b] = await Promise.all([
         crypto.subtle.sign("HMAC", await keyFor("hex", secret), body),
         crypto.subtle.sign("HMAC", await keyFor("std", secret), signedContent),
       ]);
-      hex.push(toHex(new Uint8Array(a)));
+      hexSignatures.push(hex(new Uint8Array(a)));
       standard.push("v1," + base64(new Uint8Array(b)));
     }
     return new Headers({
@@ -89,22 +91,10 @@ export function createSigner(maxKeys = 1000): Signer {
       "x-service-event": message.eventType,
       "x-service-delivery": message.deliveryId,
       "x-service-timestamp": timestamp,
-      "x-service-signature": hex.join(","),
+      "x-service-signature": hexSignatures.join(","),
       "webhook-id": message.eventId,
       "webhook-timestamp": timestamp,
       "webhook-signature": standard.join(" "),
     });
   };
-}
-
-function toHex(bytes: Uint8Array): string {
-  let out = "";
-  for (const b of bytes) out += b.toString(16).padStart(2, "0");
-  return out;
-}
-
-function base64(bytes: Uint8Array): string {
-  let text = "";
-  for (const b of bytes) text += String.fromCharCode(b);
-  return btoa(text);
 }
