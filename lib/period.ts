@@ -10,7 +10,7 @@ export interface Period {
 
 export const DEFAULT_PERIOD_DAYS = 7;
 export const MAX_PERIOD_DAYS = 31;
-const DAY_MS = 86_400_000;
+export const DAY_MS = 86_400_000;
 
 function unprocessable(field: string, message: string): ApiError {
   return new ApiError(422, "UNPROCESSABLE", message, field);

@@ -14,7 +14,7 @@ import {
   resolveScope,
   scopeId,
 } from "../lib/ads_scope.ts";
-import { dayString, floorDay } from "../lib/period.ts";
+import { DAY_MS, dayString, floorDay } from "../lib/period.ts";
 import { empty, frag, type Sql } from "../lib/db.ts";
 import { defineRoute, json } from "../lib/router.ts";
 import { array, int, number, object, string } from "../lib/schema.ts";
@@ -43,8 +43,6 @@ interface FigureRow extends Partial<BrandDaysRow> {
   duration_ms: number;
   human_ms: number;
 }
-
-const DAY_MS = 86_400_000;
 
 function toFigures(row: FigureRow | undefined) {
   return {
