@@ -2,6 +2,7 @@
 
 import type { Db } from "./db.ts";
 import { approveSnapshot, importSnapshot } from "./ads_import.ts";
+import { rewriteAccountOccurrences } from "./account_occurrences.ts";
 import { lockAdsFigures, refreshAccountFigures, SCOPE_ID } from "./ads_scope.ts";
 import { generateKey, type Permission, PERMISSIONS } from "./apikey.ts";
 import { type Args, type Command, flag, isoFlag, onlyFlags, UsageError } from "./cli.ts";
@@ -97,6 +98,7 @@ export const adsCommands: Command[] = [
                  period_since = excluded.period_since, period_until = excluded.period_until,
                  updated_at = now()`;
         await refreshAccountFigures(tx, id);
+        await rewriteAccountOccurrences(tx, id);
       });
       const [unknown] = await ctx.db.sql<{ stations: string[]; brands: string[] }>`
         select array(select s from unnest(${stations}::text[]) s

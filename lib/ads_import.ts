@@ -1,6 +1,7 @@
 // `admin import`: streams an NDJSON snapshot into the ads tables in one transaction, with COPY,
 // in memory bounded by the number of stations and brands (never by the number of lines).
 
+import { addApprovedOccurrences, renameInAccountOccurrences } from "./account_occurrences.ts";
 import {
   lockAdsFigures,
   refreshAccountFigures,
@@ -10,7 +11,7 @@ import {
 } from "./ads_scope.ts";
 import { refreshCaptureRuns } from "./capture_runs.ts";
 import { tupleWriter } from "./copy_binary.ts";
-import type { CopyIn, Db, Sql } from "./db.ts";
+import { type CopyIn, type Db, frag, type Sql } from "./db.ts";
 
 /** A refused import: the message names the line and field; nothing of the import was kept. */
 export class ImportError extends Error {}
@@ -423,7 +424,10 @@ function writeOccurrence(
   out.textArray(sorted);
 }
 
-/** Stations and brands: the last name given in the file wins over an earlier or stored one. */
+/**
+ * Stations and brands: the last name given in the file wins over an earlier or stored one. A
+ * changed name reaches the accounts' visible rows too, which hold it.
+ */
 async function upsertNamed(
   tx: Sql,
   copyIn: CopyIn,
@@ -432,16 +436,19 @@ async function upsertNamed(
 ) {
   await tx`create temp table ads_import_named (line int, id text, name text) on commit drop`;
   await copyIn("ads_import_named", ["line", "id", "name"], chunks);
-  if (table === "ads_stations") {
-    await tx`insert into ads_stations (id, name)
-             select distinct on (id) id, name from ads_import_named order by id, line desc
-             on conflict (id) do update set name = excluded.name`;
-  } else {
-    await tx`insert into ads_brands (id, name)
-             select distinct on (id) id, name from ads_import_named order by id, line desc
-             on conflict (id) do update set name = excluded.name`;
-  }
+  const target = table === "ads_stations" ? frag`ads_stations` : frag`ads_brands`;
+  const named =
+    frag`(select distinct on (id) id, name from ads_import_named order by id, line desc)`;
+  const renamed = await tx<{ id: string }>`
+    select n.id from ${named} n join ${target} t on t.id = n.id where t.name <> n.name`;
+  await tx`insert into ${target} (id, name) select id, name from ${named} n
+           on conflict (id) do update set name = excluded.name`;
   await tx`drop table ads_import_named`;
+  await renameInAccountOccurrences(
+    tx,
+    table === "ads_stations" ? "station" : "brand",
+    renamed.map((r) => r.id),
+  );
 }
 
 /**
@@ -501,7 +508,10 @@ export async function approveSeq(tx: Sql, seq: number) {
            human_ms = ads_daily.human_ms + excluded.human_ms`;
   // Every account's own figures follow; an admin command may take a while, a request not.
   const accounts = await tx<{ account_id: string }>`select account_id from ads_grants`;
-  for (const { account_id } of accounts) await refreshAccountFigures(tx, account_id);
+  for (const { account_id } of accounts) {
+    await refreshAccountFigures(tx, account_id);
+    await addApprovedOccurrences(tx, account_id, seq);
+  }
 }
 
 /** `snapshot approve <id>`: refuses an unknown or already approved snapshot. */

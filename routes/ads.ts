@@ -9,10 +9,12 @@ import {
   periodMetaSchema,
   periodQuery,
   resolveScope,
+  type Scope,
   scopeId,
   totalSql,
   visibleOccurrences,
 } from "../lib/ads_scope.ts";
+import { frag } from "../lib/db.ts";
 import { isoUtc } from "../lib/period.ts";
 import { defineRoute, json } from "../lib/router.ts";
 import { array, boolean, enumOf, int, number, object, optional, string } from "../lib/schema.ts";
@@ -50,6 +52,42 @@ interface OccurrenceRow {
   duration_precision: string;
   review_state: string;
   brands: { id: string; name: string }[];
+}
+
+/**
+ * The page: OccurrenceRow columns in (ad_started_at, id) order. Without filters, the account's
+ * own visible rows (ads_account_occurrences), which already hold the station name and the
+ * granted brands with their names: every entry read is served as it is. With a station or
+ * brand filter, ads_occurrences with the scope checked row by row (see visibleOccurrences), and
+ * the names looked up for the page's rows only.
+ */
+function pageSql(scope: Scope, since: Date, until: Date, limit: number, offset: number) {
+  if (scope.accountBrandFigures) {
+    return frag`
+      select v.id, v.station_id, v.station_name, v.ad_started_at, v.ad_ended_at, v.duration_ms,
+             v.duration_precision, 'confirmed'::text as review_state, v.brands
+        from ads_account_occurrences v
+       where v.account_id = ${scope.accountId}
+         and v.ad_started_at >= ${since}::timestamptz and v.ad_started_at < ${until}::timestamptz
+       order by v.ad_started_at, v.id
+       limit ${limit} offset ${offset}`;
+  }
+  return frag`
+    select p.id, p.station_id, s.name as station_name, p.ad_started_at, p.ad_ended_at,
+           p.duration_ms, p.duration_precision, p.review_state,
+           coalesce((select json_agg(json_build_object('id', b.id, 'name', b.name) order by b.id)
+                       from ads_brands b
+                      where b.id = any(p.brand_ids)
+                        -- Not a join: a hashed subplan, built once per query.
+                        and (b.id in (select unnest(${scope.shownBrandsSql}))) is true),
+                    '[]') as brands
+      from (select o.id, o.station_id, o.ad_started_at, o.ad_ended_at, o.duration_ms,
+                   o.duration_precision, o.review_state, o.brand_ids
+              from ads_occurrences o
+             where ${visibleOccurrences(scope, since, until, true)}
+             order by o.ad_started_at, o.id
+             limit ${limit} offset ${offset}) p
+      join ads_stations s on s.id = p.station_id`;
 }
 
 export const routes = [
@@ -94,32 +132,11 @@ export const routes = [
       }
       const { since, until } = scope.period!;
       const count = totalSql(scope);
-      // One statement: the page is chosen first (index order, stopping after offset + limit
-      // rows), station names and granted brands are looked up for those rows only, and the
-      // total rides along on every row (or on the one row of an empty page).
+      // One statement: the page (index order, stopping after offset + limit rows) with the
+      // total riding along on every row, or on the one row of an empty page.
       const rows = await app.db.sql<OccurrenceRow & { total: number }>`
           with ${leadingCtes(count.ctes)}
-          p as (
-            select o.id, o.station_id, o.ad_started_at, o.ad_ended_at, o.duration_ms,
-                   o.duration_precision, o.review_state, o.brand_ids
-              from ads_occurrences o
-             where ${visibleOccurrences(scope, since, until, true)}
-             order by o.ad_started_at, o.id
-             limit ${query.limit} offset ${query.offset}
-          ),
-          page as (
-            select p.id, p.station_id, s.name as station_name, p.ad_started_at, p.ad_ended_at,
-                   p.duration_ms, p.duration_precision, p.review_state,
-                   coalesce((select json_agg(json_build_object('id', b.id, 'name', b.name)
-                                             order by b.id)
-                               from ads_brands b
-                              where b.id = any(p.brand_ids)
-                                -- Not a join: a hashed subplan, built once per query.
-                                and (b.id in (select unnest(${scope.shownBrandsSql}))) is true),
-                            '[]') as brands
-              from p
-              join ads_stations s on s.id = p.station_id
-          )
+          page as (${pageSql(scope, since, until, query.limit, query.offset)})
           select ${count.total} as total, page.*
             from (select 1) one left join page on true
            order by page.ad_started_at, page.id`;

@@ -4,6 +4,7 @@ import m002 from "./002_ads.sql" with { type: "text" };
 import m003 from "./003_forms.sql" with { type: "text" };
 import m004 from "./004_webhooks.sql" with { type: "text" };
 import m005 from "./005_billing_exports.sql" with { type: "text" };
+import m006 from "./006_account_occurrences.sql" with { type: "text" };
 
 export const migrations: { name: string; text: string }[] = [
   { name: "001_core.sql", text: m001 },
@@ -11,4 +12,5 @@ export const migrations: { name: string; text: string }[] = [
   { name: "003_forms.sql", text: m003 },
   { name: "004_webhooks.sql", text: m004 },
   { name: "005_billing_exports.sql", text: m005 },
+  { name: "006_account_occurrences.sql", text: m006 },
 ];

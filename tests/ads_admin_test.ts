@@ -484,30 +484,48 @@ test("admin: an account's figures grow with the data, not with the length of its
   assert.ok(row.rows <= row.days && row.brand_rows <= row.days, JSON.stringify(row));
 });
 
-test("admin: a brand renamed by a later import shows its new name in /ads and by_brand", async () => {
+test("admin: a station or brand renamed by a later import shows its new name in /ads and the summary", async () => {
   const key = await accountWithKey("acct-5", "st-1", "br-1", "ads:read,reports:read");
   const names = async () => {
     const period = `since=${iso(BASE)}&until=${iso(BASE + DAY)}`;
     const headers = { authorization: `Bearer ${key}` };
-    const ads = await body<{ data: { brands: { name: string }[] }[] }>(
+    const ads = await body<{ data: { station_name: string; brands: { name: string }[] }[] }>(
       await service.fetch(`/api/v1/ads?${period}`, { headers }),
     );
-    const summary = await body<{ data: { by_brand: { brand_name: string }[] } }>(
+    const summary = await body<
+      {
+        data: { by_brand: { brand_name: string }[]; by_station: { station_name: string }[] };
+      }
+    >(
       await service.fetch(`/api/v1/reports/summary?${period}`, { headers }),
     );
     return [
       [...new Set(ads.data.flatMap((o) => o.brands.map((b) => b.name)))],
       summary.data.by_brand.map((b) => b.brand_name),
+      [...new Set(ads.data.map((o) => o.station_name))],
+      summary.data.by_station.map((s) => s.station_name),
     ];
   };
-  assert.deepEqual(await names(), [["Brand One"], ["Brand One"]]);
+  assert.deepEqual(await names(), [["Brand One"], ["Brand One"], [station.name], [station.name]]);
   // Not approved: a rename needs no approval, only occurrences do.
   await importLines(
     service,
     [snapshot("snap-5"), { ...brand, name: "Brand One (renamed)" }],
     false,
   );
-  assert.deepEqual(await names(), [["Brand One (renamed)"], ["Brand One (renamed)"]]);
+  assert.deepEqual(await names(), [
+    ["Brand One (renamed)"],
+    ["Brand One (renamed)"],
+    [station.name],
+    [station.name],
+  ]);
+  await importLines(service, [snapshot("snap-5b"), { ...station, name: "Radio Uno" }], false);
+  assert.deepEqual(await names(), [
+    ["Brand One (renamed)"],
+    ["Brand One (renamed)"],
+    ["Radio Uno"],
+    ["Radio Uno"],
+  ]);
 });
 
 test("admin: `deno run admin.ts key create` prints the key alone on the last stdout line", async () => {

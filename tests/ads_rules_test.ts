@@ -774,6 +774,22 @@ test("summary: approving a snapshot or replacing a grant updates every figure", 
       );
       const ads = await get(`/api/v1/ads?since=${iso(since)}&until=${iso(until)}`, key);
       assert.equal(ads.json.meta.total, rows.length);
+      // Every page lists the new scope's occurrences and their granted brands, no others.
+      const listed: [string, string[]][] = [];
+      for (let offset = 0;; offset += 100) {
+        const page = await get(
+          `/api/v1/ads?since=${iso(since)}&until=${iso(until)}&limit=100&offset=${offset}`,
+          key,
+        );
+        for (const o of page.json.data as { id: string; brands: { id: string }[] }[]) {
+          listed.push([o.id, o.brands.map((b) => b.id)]);
+        }
+        if (!page.json.meta.has_more) break;
+      }
+      assert.deepEqual(
+        listed,
+        rows.map((o) => [o.id, o.brand_ids.filter((b) => grant.brands.includes(b)).sort()]),
+      );
       // snapshot_exported_at is kept with the grant: it must follow approvals and new grants.
       const contributing = expectedOccurrences(fx, grant, grant.since, grant.until)
         .map((o) => fx.snapshots.get(o.snapshot)!.exportedAt);
