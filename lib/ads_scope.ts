@@ -329,15 +329,13 @@ export function leadingCtes(ctes: Fragment[]): Fragment {
 
 /**
  * The number of visible occurrences in the scope (one per occurrence, whatever its number of
- * brands), as CTEs and a scalar subquery, so a page and its total are one statement.
+ * brands), as a scalar subquery with its own CTEs, so a page and its total are one statement.
  */
-export function totalSql(scope: Scope): { ctes: Fragment[]; total: Fragment } {
+export function totalSql(scope: Scope): Fragment {
   const figures = figureSql(scope);
-  return {
-    ctes: figures.ctes,
-    total: frag`(select coalesce(sum(f.occurrences), 0)::int8
-                   from (${scope.accountBrandFigures ? figures.days : figures.stations}) f)`,
-  };
+  const ctes = figures.ctes.length ? frag`with ${join(figures.ctes, frag`, `)}` : empty;
+  return frag`(${ctes} select coalesce(sum(f.occurrences), 0)::int8
+                 from (${scope.accountBrandFigures ? figures.days : figures.stations}) f)`;
 }
 
 /** The advisory lock (transaction-scoped) under which the derived ads figures are rewritten. */

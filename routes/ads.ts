@@ -2,7 +2,6 @@
 
 import { apiKey } from "../lib/apikey.ts";
 import {
-  leadingCtes,
   newestOccurrenceSnapshot,
   NOTICE_ADS,
   periodMeta,
@@ -14,7 +13,7 @@ import {
   totalSql,
   visibleOccurrences,
 } from "../lib/ads_scope.ts";
-import { frag } from "../lib/db.ts";
+import { frag, type Fragment } from "../lib/db.ts";
 import { isoUtc } from "../lib/period.ts";
 import { defineRoute, json } from "../lib/router.ts";
 import { array, boolean, enumOf, int, number, object, optional, string } from "../lib/schema.ts";
@@ -55,17 +54,25 @@ interface OccurrenceRow {
 }
 
 /**
- * The page: OccurrenceRow columns in (ad_started_at, id) order. Without filters, the account's
- * own visible rows (ads_account_occurrences), which already hold the station name and the
- * granted brands with their names: every entry read is served as it is. With a station or
- * brand filter, ads_occurrences with the scope checked row by row (see visibleOccurrences), and
- * the names looked up for the page's rows only.
+ * The page: OccurrenceRow columns and `total` (the scalar subquery given, evaluated once) in
+ * (ad_started_at, id) order. Without filters, the account's own visible rows
+ * (ads_account_occurrences), which already hold the station name and the granted brands with
+ * their names: every entry read is served as it is. With a station or brand filter,
+ * ads_occurrences with the scope checked row by row (see visibleOccurrences), and the names
+ * looked up for the page's rows only.
  */
-function pageSql(scope: Scope, since: Date, until: Date, limit: number, offset: number) {
+function pageSql(
+  scope: Scope,
+  since: Date,
+  until: Date,
+  limit: number,
+  offset: number,
+  total: Fragment,
+) {
   if (scope.accountBrandFigures) {
     return frag`
       select v.id, v.station_id, v.station_name, v.ad_started_at, v.ad_ended_at, v.duration_ms,
-             v.duration_precision, 'confirmed'::text as review_state, v.brands
+             v.duration_precision, 'confirmed'::text as review_state, v.brands, ${total} as total
         from ads_account_occurrences v
        where v.account_id = ${scope.accountId}
          and v.ad_started_at >= ${since}::timestamptz and v.ad_started_at < ${until}::timestamptz
@@ -80,14 +87,16 @@ function pageSql(scope: Scope, since: Date, until: Date, limit: number, offset: 
                       where b.id = any(p.brand_ids)
                         -- Not a join: a hashed subplan, built once per query.
                         and (b.id in (select unnest(${scope.shownBrandsSql}))) is true),
-                    '[]') as brands
+                    '[]') as brands,
+           ${total} as total
       from (select o.id, o.station_id, o.ad_started_at, o.ad_ended_at, o.duration_ms,
                    o.duration_precision, o.review_state, o.brand_ids
               from ads_occurrences o
              where ${visibleOccurrences(scope, since, until, true)}
              order by o.ad_started_at, o.id
              limit ${limit} offset ${offset}) p
-      join ads_stations s on s.id = p.station_id`;
+      join ads_stations s on s.id = p.station_id
+     order by p.ad_started_at, p.id`;
 }
 
 export const routes = [
@@ -131,19 +140,15 @@ export const routes = [
         return json({ data: [], meta });
       }
       const { since, until } = scope.period!;
-      const count = totalSql(scope);
+      const total = totalSql(scope);
       // One statement: the page (index order, stopping after offset + limit rows) with the
-      // total riding along on every row, or on the one row of an empty page.
-      const rows = await app.db.sql<OccurrenceRow & { total: number }>`
-          with ${leadingCtes(count.ctes)}
-          page as (${pageSql(scope, since, until, query.limit, query.offset)})
-          select ${count.total} as total, page.*
-            from (select 1) one left join page on true
-           order by page.ad_started_at, page.id`;
-      const total = rows[0].total;
-      const data = rows[0].id === null ? [] : rows;
-      meta.total = total;
-      meta.has_more = query.offset + data.length < total;
+      // total on every row. Only a page past the end needs a second one, for the total alone.
+      const data = await app.db.sql<OccurrenceRow & { total: number }>`
+          ${pageSql(scope, since, until, query.limit, query.offset, total)}`;
+      meta.total = data.length
+        ? data[0].total
+        : (await app.db.sql<{ total: number }>`select ${total} as total`)[0].total;
+      meta.has_more = query.offset + data.length < meta.total;
       meta.snapshot_exported_at = newestOccurrenceSnapshot(principal);
       return json({
         data: data.map((row) => ({

@@ -470,6 +470,19 @@ test("ads: ordered by ad_started_at then id, paging neither skips nor repeats", 
     if (!res.json.meta.has_more) break;
   }
   assert.deepEqual(got, expected.map((o) => o.id));
+  // A page past the end is empty and still tells the total, with or without a filter.
+  for (const filter of ["", `&station_id=${beta.stations[0]}`]) {
+    const past = await get(
+      `/api/v1/ads?since=${iso(since)}&until=${iso(until)}&offset=${expected.length}${filter}`,
+      key,
+    );
+    assert.deepEqual(past.json.data, []);
+    assert.equal(
+      past.json.meta.total,
+      filter ? expected.filter((o) => o.station_id === beta.stations[0]).length : expected.length,
+    );
+    assert.equal(past.json.meta.has_more, false);
+  }
 });
 
 test("ads: limit defaults to 50 and offset to 0", async () => {
