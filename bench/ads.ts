@@ -218,6 +218,7 @@ export async function run(args: string[]) {
     const stations50 = Array.from({ length: 50 }, (_, i) => stationId(i * 4)).join(",");
     const brands1000 = Array.from({ length: 1000 }, (_, i) => brandId(i * 2)).join(",");
     await adminProcess(url, ["account", "create", "bench50", "--name", "Bench 50 stations"]);
+    const grantStarted = performance.now();
     await adminProcess(url, [
       "grant",
       "bench50",
@@ -228,6 +229,10 @@ export async function run(args: string[]) {
       "--until",
       new Date(end + DAY).toISOString(),
     ]);
+    console.log(
+      `grant (the account's figures and visible occurrences): ` +
+        `${((performance.now() - grantStarted) / 1000).toFixed(1)} s`,
+    );
   }
   const created = await adminProcess(url, [
     "key",
