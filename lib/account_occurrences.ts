@@ -11,11 +11,11 @@ interface KnownGrant {
   period_until: Date;
 }
 
-/** The brands of `ids` as served: a JSON array of {id, name}, sorted by id. */
-function brandsJson(ids: Fragment): Fragment {
+/** The brands of `ids` (those meeting `keep`) as served: a JSON array of {id, name}, by id. */
+function brandsJson(ids: Fragment, keep: Fragment = frag`true`): Fragment {
   return frag`coalesce((select json_agg(json_build_object('id', b.id, 'name', b.name)
                                         order by b.id)
-                          from ads_brands b where b.id = any(${ids})), '[]')`;
+                          from ads_brands b where b.id = any(${ids}) and ${keep}), '[]')`;
 }
 
 /**
@@ -30,28 +30,30 @@ async function insertVisible(tx: Sql, accountId: string, only: Fragment): Promis
       from ads_grants where account_id = ${accountId}`;
   if (!grant || !grant.known_station_ids.length || !grant.known_brand_ids.length) return;
   const brands = frag`${grant.known_brand_ids}::text[]`;
+  // `(x in (select unnest(brands))) is true` keeps the check a hashed subplan, built once for
+  // the statement; as a plain `in`, the planner would turn it into a join hashing the granted
+  // list again for every occurrence with two brands.
+  const granted = (id: Fragment) => frag`(${id} in (select unnest(${brands}))) is true`;
   await tx`
     insert into ads_account_occurrences (account_id, ad_started_at, id, station_id, station_name,
                                          ad_ended_at, duration_ms, duration_precision,
                                          brand_ids, brands)
-    select ${accountId}, v.ad_started_at, v.id, v.station_id, s.name, v.ad_ended_at,
-           v.duration_ms, v.duration_precision, v.brand_ids, ${brandsJson(frag`v.brand_ids`)}
-      from (select o.ad_started_at, o.id, o.station_id, o.ad_ended_at, o.duration_ms,
-                   o.duration_precision,
-                   -- A single brand passed the check below, so it is granted.
-                   case when cardinality(o.brand_ids) = 1 then o.brand_ids
-                        else array(select x from unnest(o.brand_ids) as x
-                                    where x in (select unnest(${brands}))) end as brand_ids
-              from ads_occurrences o
-             where o.review_state = 'confirmed'
-               and o.station_id = any(${grant.known_station_ids}::text[])
-               and o.ad_started_at >= ${grant.period_since}::timestamptz
-               and o.ad_started_at < ${grant.period_until}::timestamptz
-               and ${anyBrandIn(frag`o.brand_ids`, brands)}
-               and o.snapshot_seq in (select seq from ads_snapshots where approved_at is not null)
-               and ${only}) v
-      join ads_stations s on s.id = v.station_id
-     order by v.ad_started_at, v.id`;
+    select ${accountId}, o.ad_started_at, o.id, o.station_id, s.name, o.ad_ended_at,
+           o.duration_ms, o.duration_precision,
+           -- A single brand passed the check below, so it is granted.
+           case when cardinality(o.brand_ids) = 1 then o.brand_ids
+                else array(select x from unnest(o.brand_ids) as x where ${granted(frag`x`)}) end,
+           ${brandsJson(frag`o.brand_ids`, granted(frag`b.id`))}
+      from ads_occurrences o
+      join ads_stations s on s.id = o.station_id
+     where o.review_state = 'confirmed'
+       and o.station_id = any(${grant.known_station_ids}::text[])
+       and o.ad_started_at >= ${grant.period_since}::timestamptz
+       and o.ad_started_at < ${grant.period_until}::timestamptz
+       and ${anyBrandIn(frag`o.brand_ids`, brands)}
+       and o.snapshot_seq in (select seq from ads_snapshots where approved_at is not null)
+       and ${only}
+     order by o.ad_started_at, o.id`;
 }
 
 /**

@@ -96,10 +96,17 @@ function at(totals: number[] | null | undefined): (i: number) => number {
 
 /**
  * by_brand, sorted by id: the whole days' arrays riding on `total` (unfiltered requests) plus
- * the rows per brand the query returned (the partial days, or everything when filtered).
+ * the rows per brand the query returned (the partial days, or everything when filtered). Sums
+ * stay in milliseconds until the end, so seconds are exact; a thousand brands are the bulk of
+ * a summary, so each gets one object, and the arrays' order (already by id, in the usual
+ * case) is kept unless a check finds it unsorted.
  */
-function brandRows(total: FigureRow | undefined, rows: FigureRow[]): FigureRow[] {
-  const byId = new Map<string, FigureRow>();
+function byBrand(total: FigureRow | undefined, rows: FigureRow[]) {
+  const ids: string[] = [];
+  const names: (string | null)[] = [];
+  const occurrences: number[] = [];
+  const durationMs: number[] = [];
+  const humanMs: number[] = [];
   const brands = total?.figure_brands ?? [];
   const [endOccurrences, endDuration, endHuman, startOccurrences, startDuration, startHuman] = [
     total?.end_occurrences,
@@ -110,26 +117,43 @@ function brandRows(total: FigureRow | undefined, rows: FigureRow[]): FigureRow[]
     total?.start_human_ms,
   ].map(at);
   for (let i = 0; i < brands.length; i++) {
-    const occurrences = endOccurrences(i) - startOccurrences(i);
-    if (occurrences === 0) continue;
-    byId.set(brands[i][0], {
-      kind: "brand",
-      key: brands[i][0],
-      name: brands[i][1],
-      occurrences,
-      duration_ms: endDuration(i) - startDuration(i),
-      human_ms: endHuman(i) - startHuman(i),
-    });
+    const count = endOccurrences(i) - startOccurrences(i);
+    if (count === 0) continue;
+    ids.push(brands[i][0]);
+    names.push(brands[i][1]);
+    occurrences.push(count);
+    durationMs.push(endDuration(i) - startDuration(i));
+    humanMs.push(endHuman(i) - startHuman(i));
   }
-  for (const row of rows) {
-    const whole = byId.get(row.key!);
-    if (whole) {
-      whole.occurrences += row.occurrences;
-      whole.duration_ms += row.duration_ms;
-      whole.human_ms += row.human_ms;
-    } else byId.set(row.key!, row);
+  if (rows.length) {
+    const position = new Map(ids.map((id, i) => [id, i]));
+    for (const row of rows) {
+      const i = position.get(row.key!);
+      if (i === undefined) {
+        position.set(row.key!, ids.length);
+        ids.push(row.key!);
+        names.push(row.name);
+        occurrences.push(row.occurrences);
+        durationMs.push(row.duration_ms);
+        humanMs.push(row.human_ms);
+      } else {
+        occurrences[i] += row.occurrences;
+        durationMs[i] += row.duration_ms;
+        humanMs[i] += row.human_ms;
+      }
+    }
   }
-  return [...byId.values()].sort((a, b) => a.key! < b.key! ? -1 : 1);
+  let order = ids.map((_, i) => i);
+  if (ids.some((id, i) => i > 0 && ids[i - 1] >= id)) {
+    order = order.sort((a, b) => ids[a] < ids[b] ? -1 : 1);
+  }
+  return order.map((i) => ({
+    brand_id: ids[i],
+    brand_name: names[i],
+    occurrences: occurrences[i],
+    duration_seconds: durationMs[i] / 1000,
+    human_confirmed_duration_seconds: humanMs[i] / 1000,
+  }));
 }
 
 export const routes = [
@@ -170,7 +194,6 @@ export const routes = [
         else if (row.kind === "station_name") stationNames.set(row.key, row.name);
         else total = row;
       }
-      const brands = brandRows(total, brandFigureRows);
       const dates: string[] = [];
       if (scope.period) {
         for (
@@ -187,7 +210,7 @@ export const routes = [
             station_name: stationNames.get(id) ?? id,
             ...toFigures(stations.get(id)),
           })),
-          by_brand: brands.map((r) => ({ brand_id: r.key, brand_name: r.name, ...toFigures(r) })),
+          by_brand: byBrand(total, brandFigureRows),
           by_day: dates.map((date) => ({
             date,
             occurrences: days.get(date)?.occurrences ?? 0,
