@@ -324,6 +324,10 @@ export async function importSnapshot(
         throw failure ?? await duplicateError(err, "occurrence", options.reread);
       }
       if (failure) throw failure;
+      // Before the names: a rename rewrites the accounts' visible rows, which a grant or an
+      // approval may be writing with the old names; under the lock it waits for them and then
+      // sees their rows (and never holds row locks they would wait for).
+      await lockAdsFigures(tx);
       await upsertNamed(tx, copyIn, "ads_stations", stationSpill.chunks());
       await upsertNamed(tx, copyIn, "ads_brands", brandSpill.chunks());
       // A granted id exists once imported (its data is served only once approved).

@@ -338,7 +338,10 @@ export function totalSql(scope: Scope): Fragment {
                  from (${scope.accountBrandFigures ? figures.days : figures.stations}) f)`;
 }
 
-/** The advisory lock (transaction-scoped) under which the derived ads figures are rewritten. */
+/**
+ * The advisory lock (transaction-scoped) under which the derived ads figures are rewritten; also
+ * taken by migration 006 as the number 122519921164290.
+ */
 const ADS_FIGURES_LOCK = 0x6f6e6461_0002;
 
 /**

@@ -76,6 +76,10 @@ function pageSql(
         from ads_account_occurrences v
        where v.account_id = ${scope.accountId}
          and v.ad_started_at >= ${since}::timestamptz and v.ad_started_at < ${until}::timestamptz
+         -- The grant version the key lookup saw, as the filtered path and the total ask for:
+         -- a grant replaced meanwhile gives an empty page, never rows of two grants.
+         and exists (select from ads_grants g where g.account_id = ${scope.accountId}
+                                                and g.scope_version = ${scope.scopeVersion})
        order by v.ad_started_at, v.id
        limit ${limit} offset ${offset}`;
   }
@@ -148,7 +152,9 @@ export const routes = [
       meta.total = data.length
         ? data[0].total
         : (await app.db.sql<{ total: number }>`select ${total} as total`)[0].total;
-      meta.has_more = query.offset + data.length < meta.total;
+      // An empty page has nothing after it, even if an approval committed between the two
+      // statements and its total counts more.
+      meta.has_more = data.length > 0 && query.offset + data.length < meta.total;
       meta.snapshot_exported_at = newestOccurrenceSnapshot(principal);
       return json({
         data: data.map((row) => ({

@@ -40,7 +40,13 @@ create table ads_account_occurrences (
 -- and costs the import next to nothing.
 create index ads_occurrences_snapshot on ads_occurrences using brin (snapshot_seq);
 
--- Data imported before this migration: every account's visible rows, by the rules above.
+-- Data imported before this migration: every account's visible rows, by the rules above. First
+-- the admin commands' lock (lib/ads_scope.ts lockAdsFigures), so that a grant or an approval of
+-- an older version still running commits before the rows are read, and fresh statistics, since
+-- names are looked up per row by primary key.
+select pg_advisory_xact_lock(122519921164290);
+analyze ads_stations;
+analyze ads_brands;
 insert into ads_account_occurrences (account_id, ad_started_at, id, station_id, station_name,
                                      ad_ended_at, duration_ms, duration_precision, brand_ids,
                                      brands)

@@ -2,6 +2,8 @@
 
 import assert from "node:assert/strict";
 import { runAdmin } from "../admin.ts";
+import { rewriteAccountOccurrences } from "../lib/account_occurrences.ts";
+import { lockAdsFigures, refreshAccountFigures } from "../lib/ads_scope.ts";
 import { digestHex } from "../lib/apikey.ts";
 import { adminContext, BASE, DAY, importLines } from "./_ads_fixture.ts";
 import { body, freshDatabase, PG_FALLBACK_URL, startTestService, test } from "./_server.ts";
@@ -349,6 +351,31 @@ test("admin: a granted station or brand is in scope once imported, whether the g
   assert.ok(await version() > before, "st-4 and br-4 entered the scope");
   assert.equal(await status("station_id=st-4"), 200);
   assert.equal(await status("brand_id=br-4"), 200);
+  // Approved later, its occurrence joins the unfiltered page, with its granted brand only; a
+  // rename of either brand shows the granted one's new name and still hides the other.
+  const U4 = "0b6d7a36-7c52-4f0e-9a55-5d2b0c3e1f44";
+  await importLines(service, [
+    snapshot("snap-4b"),
+    occurrence(U4, {
+      station_id: "st-4",
+      ad_started_at: iso(BASE + 2 * DAY),
+      ad_ended_at: iso(BASE + 2 * DAY + 30_000),
+      brand_ids: ["br-4", "br-2"],
+    }),
+  ], true);
+  const listed = async () =>
+    (await body<{ data: { id: string; station_name: string; brands: unknown[] }[] }>(
+      await get(`/api/v1/ads?since=${iso(BASE + 2 * DAY)}&until=${iso(BASE + 3 * DAY)}`),
+    )).data;
+  assert.deepEqual((await listed()).map((o) => [o.id, o.station_name, o.brands]), [
+    [U4, "Radio Four", [{ id: "br-4", name: "Brand Four" }]],
+  ]);
+  await importLines(service, [
+    snapshot("snap-4c"),
+    { type: "brand", id: "br-2", name: "Brand Two (renamed)" },
+    { type: "brand", id: "br-4", name: "Brand Four (renamed)" },
+  ], false);
+  assert.deepEqual((await listed())[0].brands, [{ id: "br-4", name: "Brand Four (renamed)" }]);
 });
 
 test("admin: import keeps every date-time to the microsecond, whatever its offset", async () => {
@@ -458,6 +485,54 @@ test("admin: approvals, grants and imports at the same moment all succeed", asyn
     select count(*)::int8 as approved from ads_snapshots
      where id in ('snap-c1', 'snap-c2', 'snap-c3') and approved_at is not null`;
   assert.equal(row.approved, 3);
+});
+
+test("admin: a rename imported while a grant runs reaches the grant's rows, and neither waits on the other forever", async () => {
+  const S9 = { type: "station", id: "st-9", name: "Old Nine" };
+  const B9 = { type: "brand", id: "br-9", name: "Brand Nine" };
+  await importLines(service, [
+    snapshot("snap-r1"),
+    S9,
+    B9,
+    occurrence("0b6d7a36-7c52-4f0e-9a55-5d2b0c3e1f90", { station_id: "st-9", brand_ids: ["br-9"] }),
+  ], true);
+  const key = await accountWithKey("acct-9", "st-9", "br-9", "ads:read");
+  const names = async (filter: string) =>
+    (await body<{ data: { station_name: string }[] }>(
+      await service.fetch(`/api/v1/ads?since=${iso(BASE)}&until=${iso(BASE + DAY)}${filter}`, {
+        headers: { authorization: `Bearer ${key}` },
+      }),
+    )).data.map((o) => o.station_name);
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  // The grant command's transaction, with its commit delayed as a slow grant's would be; the
+  // import renaming st-9 starts while it writes the account's rows with the old name.
+  const slowGrant = service.db.begin(async (tx) => {
+    await lockAdsFigures(tx);
+    await refreshAccountFigures(tx, "acct-9");
+    await rewriteAccountOccurrences(tx, "acct-9");
+    await sleep(800);
+  });
+  await sleep(200);
+  const renamed = importLines(service, [snapshot("snap-r2"), { ...S9, name: "New Nine" }], false);
+  // And a real grant queued behind both (a rename holding row locks while waiting for the lock
+  // would deadlock with it).
+  await sleep(200);
+  const queued = run(
+    "grant",
+    "acct-9",
+    "--stations=st-9",
+    "--brands=br-9",
+    "--from",
+    iso(BASE),
+    "--until",
+    iso(BASE + 9 * DAY),
+  );
+  await slowGrant;
+  const [imported, granted] = await Promise.all([renamed, queued]);
+  assert.equal(imported.status, 0, imported.err.join("\n"));
+  assert.equal(granted.status, 0, granted.err);
+  assert.deepEqual(await names(""), ["New Nine"]);
+  assert.deepEqual(await names("&station_id=st-9"), ["New Nine"]);
 });
 
 test("admin: an account's figures grow with the data, not with the length of its grant", async () => {
