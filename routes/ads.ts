@@ -116,7 +116,8 @@ export const routes = [
       "and paging. Ordered by ad_started_at, then id. The effective period is the requested " +
       "one (default: the 7 days before until; until defaults to now and is exclusive; at most " +
       "31 days) intersected with the grant: meta shows both, and period is null when they do " +
-      "not overlap (empty result). duration_seconds = ad_ended_at - ad_started_at. " +
+      "not overlap (empty result). duration_seconds = ad_ended_at - ad_started_at. A page past " +
+      "the end is empty, with the total and has_more false. " +
       "Order of checks: 401, 403, 429, 422, 404.",
     auth: apiKey("ads:read"),
     query: {

@@ -115,6 +115,21 @@ export async function importLines(
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Builds, imports and grants the fixture; seed changes the data, not its shape. */
+/** `admin grant`: replaces the account's grant with this one. */
+export async function grantTo(service: TestService, account: string, grant: Grant) {
+  await admin(
+    service,
+    "grant",
+    account,
+    `--stations=${grant.stations.join(",")}`,
+    `--brands=${grant.brands.join(",")}`,
+    "--from",
+    iso(grant.since),
+    "--until",
+    iso(grant.until),
+  );
+}
+
 export async function loadFixture(service: TestService, seed = 7): Promise<Fixture> {
   const rand = seeded(seed);
   const stations = new Map<string, string>();
@@ -228,17 +243,7 @@ export async function loadFixture(service: TestService, seed = 7): Promise<Fixtu
   const keys = new Map<string, string>();
   for (const [account, grant] of grants) {
     await admin(service, "account", "create", account, "--name", `Account ${account}`);
-    await admin(
-      service,
-      "grant",
-      account,
-      `--stations=${grant.stations.join(",")}`,
-      `--brands=${grant.brands.join(",")}`,
-      "--from",
-      iso(grant.since),
-      "--until",
-      iso(grant.until),
-    );
+    await grantTo(service, account, grant);
     const out = await admin(
       service,
       "key",

@@ -8,6 +8,7 @@ import {
   expectedCoverage,
   expectedOccurrences,
   type Fixture,
+  grantTo,
   loadFixture,
   type Occ,
 } from "./_ads_fixture.ts";
@@ -846,17 +847,7 @@ test("summary: approving a snapshot or replacing a grant updates every figure", 
   // The rows the approval added to every account are the backfill's too.
   await assertBackfillEqualsWritten();
   const narrower = { ...beta, stations: ["st-4", "st-5"], brands: ["br.5", "br.6", "br.7"] };
-  await admin(
-    service,
-    "grant",
-    "beta",
-    `--stations=${narrower.stations.join(",")}`,
-    `--brands=${narrower.brands.join(",")}`,
-    "--from",
-    iso(narrower.since),
-    "--until",
-    iso(narrower.until),
-  );
+  await grantTo(service, "beta", narrower);
   await summaryMatches(narrower);
   // Wider again, with other brands and a period shifted by a day and a quarter.
   const wider = {
@@ -866,17 +857,7 @@ test("summary: approving a snapshot or replacing a grant updates every figure", 
     since: beta.since + DAY + 6 * HOUR,
     until: beta.until - 3 * DAY,
   };
-  await admin(
-    service,
-    "grant",
-    "beta",
-    `--stations=${wider.stations.join(",")}`,
-    `--brands=${wider.brands.join(",")}`,
-    "--from",
-    iso(wider.since),
-    "--until",
-    iso(wider.until),
-  );
+  await grantTo(service, "beta", wider);
   await summaryMatches(wider);
   await assertBackfillEqualsWritten();
 });
