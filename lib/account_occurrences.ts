@@ -1,5 +1,9 @@
 // Each account's visible occurrences (ads_account_occurrences, sql/006): written by the admin
 // commands that change what an account may see, read by /ads pages without filters.
+//
+// The page trusts these rows: any change to what an account may see must rewrite them in the
+// same transaction. Today that is a grant, an approval and a rename; a future command that
+// retracts a snapshot or purges old occurrences must delete them here too.
 
 import { frag, type Fragment, type Sql } from "./db.ts";
 import { anyBrandIn, lockAdsFigures } from "./ads_scope.ts";
