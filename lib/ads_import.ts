@@ -326,8 +326,9 @@ export async function importSnapshot(
       if (failure) throw failure;
       // Before the names: a rename rewrites the accounts' visible rows, which a grant or an
       // approval may be writing with the old names; under the lock it waits for them and then
-      // sees their rows (and never holds row locks they would wait for).
-      await lockAdsFigures(tx);
+      // sees their rows (and never holds row locks they would wait for). An import without
+      // station or brand lines renames nothing and leaves grants and approvals free meanwhile.
+      if (stationSpill.count || brandSpill.count) await lockAdsFigures(tx);
       await upsertNamed(tx, copyIn, "ads_stations", stationSpill.chunks());
       await upsertNamed(tx, copyIn, "ads_brands", brandSpill.chunks());
       // A granted id exists once imported (its data is served only once approved).

@@ -61,7 +61,7 @@ interface OccurrenceRow {
  * ads_occurrences with the scope checked row by row (see visibleOccurrences), and the names
  * looked up for the page's rows only.
  */
-function pageSql(
+export function pageSql(
   scope: Scope,
   since: Date,
   until: Date,

@@ -15,6 +15,8 @@ import {
 import { body, startTestService, test } from "./_server.ts";
 import { brandDaysSql, grantedBrandsSql } from "../lib/ads_scope.ts";
 import { migrations } from "../sql/migrations.ts";
+import { pageSql } from "../routes/ads.ts";
+import { frag } from "../lib/db.ts";
 
 const service = await startTestService();
 const fx: Fixture = await loadFixture(service);
@@ -230,6 +232,20 @@ test("ads: a request reads one version of the grant, never brands of a later one
     ${brandDaysSql({ accountId: "acme", scopeVersion: version }, ...days)}`;
   assert.equal(freshDays.length, 1);
   assert.ok(freshDays[0].figure_brands.length > 0);
+  // And for a page without filters, read from the account's own visible rows.
+  const page = (scopeVersion: number) =>
+    service.db.sql`${
+      pageSql(
+        { accountBrandFigures: true, accountId: "acme", scopeVersion } as never,
+        new Date(acme.since),
+        new Date(acme.until),
+        100,
+        0,
+        frag`0`,
+      )
+    }`;
+  assert.equal((await page(version - 1)).length, 0, "a stale version reads no rows");
+  assert.ok((await page(version)).length > 0);
 });
 
 test("ads: rate limit is 60 per rolling minute per key, with headers and Retry-After", async () => {
