@@ -1,4 +1,5 @@
-// `deno task bench ads [--rows N] [--seconds S] [--concurrency C] [--pool P] [--reuse]`: generates a
+// `deno task bench ads [--rows N] [--seconds S] [--concurrency C] [--pool P] [--reuse]
+// [--only ads|summary|coverage]`: generates a
 // realistic data set (default 10,000,000 occurrences, 200 stations, 2,000 brands, two years,
 // 5 % with two brands, captures with gaps), imports it through the real `admin import` into a
 // fresh database (onda_bench_ads on DATABASE_URL's server, default the local test server),
@@ -7,11 +8,13 @@
 // concurrency. Prints import rows/s and peak RSS, then req/s, p50, p99 and the ratio.
 // --reuse skips generation and import when the database already holds the data. --pool sets
 // the PostgreSQL connections of the service (DB_POOL_MAX) and of the raw SQL client alike.
+// --only drives one endpoint (a quicker loop while working on it).
 
 import postgres from "postgres";
 import { createHandler } from "../lib/app.ts";
 import { loadConfig } from "../lib/config.ts";
 import { compile, type Db, openDb, type Sql } from "../lib/db.ts";
+import { createFigureBrandCache } from "../lib/figure_brands.ts";
 import { createQuestionCache } from "../lib/question_cache.ts";
 import { createRateLimiter } from "../lib/ratelimit.ts";
 import { allRoutes } from "../routes/index.ts";
@@ -27,6 +30,7 @@ interface Options {
   concurrency: number;
   reuse: boolean;
   pool: number;
+  only: string | null;
 }
 
 function parseArgs(args: string[]): Options {
@@ -36,10 +40,18 @@ function parseArgs(args: string[]): Options {
     concurrency: 32,
     reuse: false,
     pool: loadConfig({}).dbPoolMax,
+    only: null,
   };
   for (let i = 0; i < args.length; i++) {
     if (args[i] === "--reuse") {
       options.reuse = true;
+      continue;
+    }
+    if (args[i] === "--only") {
+      options.only = args[++i];
+      if (!["ads", "summary", "coverage"].includes(options.only)) {
+        throw new Error("--only takes ads, summary or coverage");
+      }
       continue;
     }
     const value = Number(args[++i]);
@@ -49,7 +61,7 @@ function parseArgs(args: string[]): Options {
     else if (args[i - 1] === "--concurrency") options.concurrency = value;
     else if (args[i - 1] === "--pool") options.pool = value;
     else {throw new Error(
-        `unknown option ${args[i - 1]} (--rows, --seconds, --concurrency, --pool, --reuse)`,
+        `unknown option ${args[i - 1]} (--rows, --seconds, --concurrency, --pool, --reuse, --only)`,
       );}
   }
   return options;
@@ -264,12 +276,17 @@ export async function run(args: string[]) {
   });
   const endpoints = [
     {
+      only: "ads",
       name: "/ads",
       paths: windows.map((w, i) => `/api/v1/ads?${w}&limit=50&offset=${(i % 4) * 50}`),
     },
-    { name: "/reports/summary", paths: windows.map((w) => `/api/v1/reports/summary?${w}`) },
-    { name: "/coverage", paths: windows.map((w) => `/api/v1/coverage?${w}`) },
-  ];
+    {
+      only: "summary",
+      name: "/reports/summary",
+      paths: windows.map((w) => `/api/v1/reports/summary?${w}`),
+    },
+    { only: "coverage", name: "/coverage", paths: windows.map((w) => `/api/v1/coverage?${w}`) },
+  ].filter((endpoint) => options.only === null || endpoint.only === options.only);
 
   // Record the SQL each request runs, through the real handler in this process.
   const recorded = new Map<string, { text: string; params: unknown[] }[]>();
@@ -287,6 +304,7 @@ export async function run(args: string[]) {
       routes: allRoutes,
       maintenanceCacheMs: 3_600_000,
       questions: createQuestionCache(db.sql),
+      figureBrands: createFigureBrandCache(),
     });
     const info = {
       remoteAddr: { transport: "tcp", hostname: "127.0.0.1", port: 1 } as Deno.NetAddr,

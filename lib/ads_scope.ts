@@ -177,11 +177,13 @@ export interface FigureSql {
 }
 
 /**
- * A brandDays row: the account's figure brands as [id, name] pairs, and their running totals
+ * A brandDays row: the version of the account's figure brands, the brands as [id, name] pairs
+ * unless that version is the one the caller said it holds (null then), and their running totals
  * at the last whole day and at the day before the first (element i for pair i); null when
  * there is no data by that day.
  */
 export interface BrandDaysRow {
+  figures_version: number;
   figure_brands: [string, string][] | null;
   end_occurrences: number[] | null;
   end_duration_ms: number[] | null;
@@ -200,7 +202,7 @@ const FIGURES = frag`occurrences, duration_ms, human_ms`;
  * ads_daily per station, day and brand set. The partial first and last day always come from
  * raw rows, so the figures stay exact to the millisecond.
  */
-export function figureSql(scope: Scope): FigureSql {
+export function figureSql(scope: Scope, heldFiguresVersion = 0): FigureSql {
   const { since, until } = scope.period!;
   const raw = (from: Date, to: Date) =>
     frag`select o.station_id, (o.ad_started_at at time zone 'UTC')::date as day, o.brand_ids,
@@ -250,19 +252,23 @@ export function figureSql(scope: Scope): FigureSql {
     )
     : plusRaw(frag`select station_id, day, ${FIGURES} from daily_rows`, rawStationDays);
   const stations = scope.accountFigures
-    // Running totals per station: two lookups per station (the last day minus the day before
-    // the first), whatever the length of the period.
+    // Running totals per station: the last day's minus the day before the first's, whatever
+    // the length of the period, read as two ranges of the (account_id, day) index. When both
+    // days clamp to the account's last day with data, they are one row and the difference 0.
     ? plusRaw(
-      frag`select e.station_id, e.cum_occurrences - coalesce(b.cum_occurrences, 0) as occurrences,
-                  e.cum_duration_ms - coalesce(b.cum_duration_ms, 0) as duration_ms,
-                  e.cum_human_ms - coalesce(b.cum_human_ms, 0) as human_ms
-             from ads_account_daily e
-             left join ads_account_daily b
-               on b.account_id = e.account_id and b.station_id = e.station_id
-              and b.day = ${runningTotalDay(scope.accountId, firstDay)}
-            where e.account_id = ${scope.accountId}
-              and e.station_id = any(${scope.stations}::text[])
-              and e.day = ${runningTotalDay(scope.accountId, endDay)}`,
+      frag`select a.station_id,
+                  sum(case when a.day = e.day then a.cum_occurrences else 0 end) -
+                    sum(case when a.day = b.day then a.cum_occurrences else 0 end) as occurrences,
+                  sum(case when a.day = e.day then a.cum_duration_ms else 0 end) -
+                    sum(case when a.day = b.day then a.cum_duration_ms else 0 end) as duration_ms,
+                  sum(case when a.day = e.day then a.cum_human_ms else 0 end) -
+                    sum(case when a.day = b.day then a.cum_human_ms else 0 end) as human_ms
+             from (select ${runningTotalDay(scope.accountId, endDay)} as day) e,
+                  (select ${runningTotalDay(scope.accountId, firstDay)} as day) b,
+                  ads_account_daily a
+            where a.account_id = ${scope.accountId} and a.day in (e.day, b.day)
+              and a.station_id in (select unnest(${scope.stations}::text[]))
+            group by a.station_id`,
       frag`select station_id, ${FIGURES} from raw_rows`,
     )
     : frag`select station_id, ${FIGURES} from (${stationDays}) s`;
@@ -273,7 +279,9 @@ export function figureSql(scope: Scope): FigureSql {
       frag`select day, ${FIGURES} from raw_rows`,
     )
     : frag`select day, ${FIGURES} from (${stationDays}) s`;
-  const brandDays = scope.accountBrandFigures ? brandDaysSql(scope, firstDay, endDay) : null;
+  const brandDays = scope.accountBrandFigures
+    ? brandDaysSql(scope, firstDay, endDay, heldFiguresVersion)
+    : null;
   const brands = scope.accountBrandFigures
     ? (edges.length ? brandsOf(frag`raw_rows`) : null)
     : scope.accountFigures
@@ -293,15 +301,21 @@ export function figureSql(scope: Scope): FigureSql {
  * The account's per-brand running totals at the last whole day and at the day before the first
  * (a BrandDaysRow): by_brand over whole days is their difference, two rows whatever the number
  * of brands. Read only at the grant version the key lookup saw, like grantedBrandsSql: a grant
- * replaced in between yields no row rather than another grant's brands.
+ * replaced in between yields no row rather than another grant's brands. The [id, name] pairs come
+ * along unless `heldFiguresVersion` (one the caller keeps them for; 0 for none) is current: read in
+ * the same statement as the totals, they always match them.
  */
 export function brandDaysSql(
   scope: Pick<Scope, "accountId" | "scopeVersion">,
   firstDay: Date,
   endDay: Date,
+  heldFiguresVersion = 0,
 ): Fragment {
   return frag`
-    select g.figure_brands, e.occurrences as end_occurrences, e.duration_ms as end_duration_ms,
+    select g.figures_version,
+           case when g.figures_version = ${heldFiguresVersion} then null else g.figure_brands end
+             as figure_brands,
+           e.occurrences as end_occurrences, e.duration_ms as end_duration_ms,
            e.human_ms as end_human_ms, b.occurrences as start_occurrences,
            b.duration_ms as start_duration_ms, b.human_ms as start_human_ms
       from ads_grants g

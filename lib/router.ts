@@ -6,6 +6,7 @@ import type { Db } from "./db.ts";
 import type { RateLimiter } from "./ratelimit.ts";
 import type { InferShape, Schema, Shape } from "./schema.ts";
 import type { LogSink } from "./log.ts";
+import type { FigureBrandCache } from "./figure_brands.ts";
 import type { QuestionCache } from "./question_cache.ts";
 import type { SealedParts } from "./sealed.ts";
 
@@ -32,6 +33,8 @@ export interface AppContext {
   maintenanceCacheMs: number;
   /** Questions as answering them needs them (they never change once published). */
   questions: QuestionCache;
+  /** Each account's figure brands, by version (a summary's by_brand). */
+  figureBrands: FigureBrandCache;
   /** Fault injection for tests (a crash right after a handler's commit); never set in production. */
   faults?: { afterIdempotentHandler?: () => void };
 }

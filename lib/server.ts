@@ -6,6 +6,7 @@ import type { Config } from "./config.ts";
 import { type Db, openDb } from "./db.ts";
 import { type LogSink, stdoutLog } from "./log.ts";
 import { migrate } from "./migrate.ts";
+import { createFigureBrandCache } from "./figure_brands.ts";
 import { createQuestionCache } from "./question_cache.ts";
 import { createRateLimiter } from "./ratelimit.ts";
 import type { AppContext, Route } from "./router.ts";
@@ -63,6 +64,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     routes: options.routes ?? allRoutes,
     maintenanceCacheMs: options.maintenanceCacheMs ?? 1000,
     questions: createQuestionCache(db.sql),
+    figureBrands: createFigureBrandCache(),
   };
   const handler = createHandler(app);
   const server = Deno.serve(

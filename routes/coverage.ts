@@ -48,8 +48,8 @@ interface StationRow {
   captured_seconds: number;
   first_ms: number | null;
   last_ms: number | null;
-  gap_from: number[] | null;
-  gap_until: number[] | null;
+  /** [from, until] of each gap between two runs, unordered; null when there is none. */
+  gaps: [number, number][] | null;
   /** The snapshots whose captures were used (the same on every row), by exported_at, id. */
   snapshot_ids: string[];
   snapshot_ms: number[];
@@ -65,6 +65,7 @@ function runsInPeriod(scope: Scope) {
   const { since, until } = scope.period!;
   return frag`
     select r.station_id, r.started_at, r.ended_at, r.captures, r.snapshot_seqs,
+           r.capture_starts, r.capture_ends,
            greatest(r.started_at, ${since}::timestamptz) as s,
            least(r.ended_at, ${until}::timestamptz) as e,
            r.started_at >= ${since}::timestamptz and r.ended_at <= ${until}::timestamptz
@@ -125,34 +126,38 @@ export const routes = [
       }
       const { since, until } = scope.period;
       // One query. A run wholly inside the period gives its figures as they are; a run that
-      // crosses the period's start or end is clipped, and only its raw captures that reach
-      // into the period are read, to count them and to name their snapshots. Every approved
-      // capture of a station that starts within one of its runs belongs to that run, and those
-      // reaching past `since` start at most the longest approved capture before it: the index
-      // range starts near the edge, not at the beginning of a long run. The per-run aggregate
-      // keeps that read an index probe per crossing run under any plan.
+      // crosses the period's start or end is clipped, and its captures that reach into the
+      // period are counted from its sorted starts and ends (sql/007_capture_run_bounds.sql):
+      // those starting before `until`, less those ending by `since`. Its snapshots are its own
+      // when it has one; only a run that mixes snapshots reads its raw captures that reach into
+      // the period, to name theirs. Every approved capture of a station that starts within one
+      // of its runs belongs to that run, and those reaching past `since` start at most the
+      // longest approved capture before it: that index range starts near the edge, not at the
+      // beginning of a long run.
       const stations = await app.db.sql<StationRow>`
           with r as (${runsInPeriod(scope)}),
           k as (
-            select r.station_id, r.s, r.e, r.captures, r.snapshot_seqs from r where r.inside
-            union all
-            select r.station_id, r.s, r.e, edge.captures, edge.snapshot_seqs
+            select r.station_id, r.s, r.e,
+                   case when r.inside then r.captures
+                        else width_bucket(${until}::timestamptz - interval '1 microsecond',
+                                          r.capture_starts) -
+                             width_bucket(${since}::timestamptz, r.capture_ends)
+                   end as captures,
+                   case when r.inside or cardinality(r.snapshot_seqs) = 1 then r.snapshot_seqs
+                        else (
+                          select array_agg(distinct c.snapshot_seq)
+                            from ads_captures c
+                           where c.station_id = r.station_id
+                             and c.started_at >= greatest(r.started_at, ${since}::timestamptz -
+                                   make_interval(secs => (
+                                     select coalesce(max(max_capture_seconds), 0)
+                                       from ads_snapshots where approved_at is not null)))
+                             and c.started_at < least(r.ended_at, ${until}::timestamptz)
+                             and c.ended_at > ${since}::timestamptz
+                             and c.snapshot_seq in (select seq from ads_snapshots
+                                                     where approved_at is not null))
+                   end as snapshot_seqs
               from r
-             cross join lateral (
-               select count(*)::int4 as captures,
-                      array_agg(distinct c.snapshot_seq) as snapshot_seqs
-                 from ads_captures c
-                where c.station_id = r.station_id
-                  and c.started_at >= greatest(r.started_at, ${since}::timestamptz -
-                        make_interval(secs => (
-                          select coalesce(max(max_capture_seconds), 0) from ads_snapshots
-                           where approved_at is not null)))
-                  and c.started_at < least(r.ended_at, ${until}::timestamptz)
-                  and c.ended_at > ${since}::timestamptz
-                  and c.snapshot_seq in (select seq from ads_snapshots
-                                          where approved_at is not null)
-             ) edge
-             where not r.inside
           ),
           w as (
             -- Runs never overlap or touch: the previous run's end is where a gap starts.
@@ -163,17 +168,17 @@ export const routes = [
                    sum(extract(epoch from w.e - w.s))::float8 as captured_seconds,
                    (extract(epoch from min(w.s)) * 1000)::float8 as first_ms,
                    (extract(epoch from max(w.e)) * 1000)::float8 as last_ms,
-                   array_agg((extract(epoch from w.prev) * 1000)::float8 order by w.s)
-                     filter (where w.s > w.prev + make_interval(secs => ${gapSeconds}))
-                     as gap_from,
-                   array_agg((extract(epoch from w.s) * 1000)::float8 order by w.s)
-                     filter (where w.s > w.prev + make_interval(secs => ${gapSeconds}))
-                     as gap_until
+                   -- Pairs [end of a run, start of the next] in no particular order (an ordered
+                   -- aggregate sorts every station's group): the handler orders them.
+                   to_json(array_agg(array[extract(epoch from w.prev) * 1000,
+                                           extract(epoch from w.s) * 1000]::float8[])
+                             filter (where w.s > w.prev + make_interval(secs => ${gapSeconds})))
+                     as gaps
               from w group by w.station_id
           )
           select st.id, st.name, coalesce(agg.captures, 0)::int8 as captures,
                  coalesce(agg.captured_seconds, 0)::float8 as captured_seconds,
-                 agg.first_ms, agg.last_ms, agg.gap_from, agg.gap_until,
+                 agg.first_ms, agg.last_ms, agg.gaps,
                  p.snapshot_ids, p.snapshot_ms
             from ads_stations st
             left join agg on agg.station_id = st.id
@@ -185,7 +190,7 @@ export const routes = [
                from ads_snapshots sn
               where sn.seq in (select unnest(k.snapshot_seqs) from k)
            ) p
-           where st.id = any(${scope.stations}::text[])
+           where st.id in (select unnest(${scope.stations}::text[]))
            order by st.id`;
       meta.snapshot_exported_at = newestOccurrenceSnapshot(principal);
       const first = stations[0];
@@ -204,7 +209,11 @@ export const routes = [
           const gaps = [];
           const first = row.first_ms ?? until.getTime();
           if (first - since.getTime() > gapSeconds * 1000) gaps.push(gap(since.getTime(), first));
-          (row.gap_from ?? []).forEach((from, i) => gaps.push(gap(from, row.gap_until![i])));
+          const between = row.gaps ?? [];
+          if (between.some((pair, i) => i > 0 && between[i - 1][0] > pair[0])) {
+            between.sort((a, b) => a[0] - b[0]);
+          }
+          for (const [from, to] of between) gaps.push(gap(from, to));
           const last = row.last_ms ?? until.getTime();
           if (row.last_ms !== null && until.getTime() - last > gapSeconds * 1000) {
             gaps.push(gap(last, until.getTime()));

@@ -16,7 +16,8 @@ import {
 } from "../lib/ads_scope.ts";
 import { DAY_MS, dayString, floorDay } from "../lib/period.ts";
 import { empty, frag, type Sql } from "../lib/db.ts";
-import { defineRoute, json } from "../lib/router.ts";
+import { brandOpening, type FigureBrands } from "../lib/figure_brands.ts";
+import { defineRoute, jsonText } from "../lib/router.ts";
 import { array, int, number, object, string } from "../lib/schema.ts";
 
 const figures = {
@@ -82,7 +83,7 @@ function summaryRows(sql: Sql, figures: FigureSql, stations: string[]) {
   }
       union all
       select 'station_name', s.id, s.name, 0, 0, 0
-        from ads_stations s where s.id = any(${stations}::text[])
+        from ads_stations s where s.id in (select unnest(${stations}::text[]))
     )
     select g.*${figures.brandDays ? frag`, v.*` : empty}
       from g
@@ -95,19 +96,23 @@ function at(totals: number[] | null | undefined): (i: number) => number {
 }
 
 /**
- * by_brand, sorted by id: the whole days' arrays riding on `total` (unfiltered requests) plus
- * the rows per brand the query returned (the partial days, or everything when filtered). Sums
- * stay in milliseconds until the end, so seconds are exact; a thousand brands are the bulk of
- * a summary, so each gets one object, and the arrays' order (already by id, in the usual
- * case) is kept unless a check finds it unsorted.
+ * by_brand as JSON text, sorted by id: the whole days' arrays riding on `total` (unfiltered
+ * requests), for `brands`, plus the rows per brand the query returned (the partial days, or
+ * everything when filtered). Sums stay in milliseconds until the end, so seconds are exact. A
+ * thousand brands are the bulk of a summary: each entry is its kept opening (names escaped
+ * once, lib/figure_brands.ts) and three numbers, and the arrays' order (already by id, in the
+ * usual case) is kept unless a check finds it unsorted.
  */
-function byBrand(total: FigureRow | undefined, rows: FigureRow[]) {
+function byBrandJson(
+  total: FigureRow | undefined,
+  brands: FigureBrands | undefined,
+  rows: FigureRow[],
+): string {
   const ids: string[] = [];
-  const names: (string | null)[] = [];
+  const openings: string[] = [];
   const occurrences: number[] = [];
   const durationMs: number[] = [];
   const humanMs: number[] = [];
-  const brands = total?.figure_brands ?? [];
   const [endOccurrences, endDuration, endHuman, startOccurrences, startDuration, startHuman] = [
     total?.end_occurrences,
     total?.end_duration_ms,
@@ -116,11 +121,12 @@ function byBrand(total: FigureRow | undefined, rows: FigureRow[]) {
     total?.start_duration_ms,
     total?.start_human_ms,
   ].map(at);
-  for (let i = 0; i < brands.length; i++) {
+  const figureIds = brands?.ids ?? [];
+  for (let i = 0; i < figureIds.length; i++) {
     const count = endOccurrences(i) - startOccurrences(i);
     if (count === 0) continue;
-    ids.push(brands[i][0]);
-    names.push(brands[i][1]);
+    ids.push(figureIds[i]);
+    openings.push(brands!.openings[i]);
     occurrences.push(count);
     durationMs.push(endDuration(i) - startDuration(i));
     humanMs.push(endHuman(i) - startHuman(i));
@@ -132,7 +138,7 @@ function byBrand(total: FigureRow | undefined, rows: FigureRow[]) {
       if (i === undefined) {
         position.set(row.key!, ids.length);
         ids.push(row.key!);
-        names.push(row.name);
+        openings.push(brandOpening(row.key!, row.name));
         occurrences.push(row.occurrences);
         durationMs.push(row.duration_ms);
         humanMs.push(row.human_ms);
@@ -147,13 +153,11 @@ function byBrand(total: FigureRow | undefined, rows: FigureRow[]) {
   if (ids.some((id, i) => i > 0 && ids[i - 1] >= id)) {
     order = order.sort((a, b) => ids[a] < ids[b] ? -1 : 1);
   }
-  return order.map((i) => ({
-    brand_id: ids[i],
-    brand_name: names[i],
-    occurrences: occurrences[i],
-    duration_seconds: durationMs[i] / 1000,
-    human_confirmed_duration_seconds: humanMs[i] / 1000,
-  }));
+  return "[" +
+    order.map((i) =>
+      `${openings[i]}${occurrences[i]},"duration_seconds":${durationMs[i] / 1000},` +
+      `"human_confirmed_duration_seconds":${humanMs[i] / 1000}}`
+    ).join(",") + "]";
 }
 
 export const routes = [
@@ -178,9 +182,10 @@ export const routes = [
     handler: async ({ app, principal, query }) => {
       const scope = resolveScope(principal, query, app.clock());
       const exportedAt = newestOccurrenceSnapshot(principal);
+      const held = app.figureBrands.get(principal.account.id);
       const rows = scope.empty
         ? []
-        : await summaryRows(app.db.sql, figureSql(scope), scope.stations);
+        : await summaryRows(app.db.sql, figureSql(scope, held?.version), scope.stations);
       // One pass: a filtered summary still has a row per brand, a thousand for a large grant.
       let total: FigureRow | undefined;
       const stations = new Map<string | null, FigureRow>();
@@ -202,23 +207,31 @@ export const routes = [
           t += DAY_MS
         ) dates.push(dayString(new Date(t)));
       }
-      return json({
-        data: {
-          totals: toFigures(total),
-          by_station: scope.empty ? [] : scope.stations.map((id) => ({
-            station_id: id,
-            station_name: stationNames.get(id) ?? id,
-            ...toFigures(stations.get(id)),
-          })),
-          by_brand: byBrand(total, brandFigureRows),
-          by_day: dates.map((date) => ({
-            date,
-            occurrences: days.get(date)?.occurrences ?? 0,
-            duration_seconds: (days.get(date)?.duration_ms ?? 0) / 1000,
-          })),
-        },
-        meta: { ...periodMeta(scope), snapshot_exported_at: exportedAt, notice: NOTICE_ADS },
-      });
+      // The brands of the whole days' arrays: those the query returned (their version was not
+      // the one held), else the held ones when the arrays are of that version.
+      const brands = total?.figure_brands
+        ? app.figureBrands.put(principal.account.id, total.figures_version!, total.figure_brands)
+        : held && total?.figures_version === held.version
+        ? held
+        : undefined;
+      const byStation = scope.empty ? [] : scope.stations.map((id) => ({
+        station_id: id,
+        station_name: stationNames.get(id) ?? id,
+        ...toFigures(stations.get(id)),
+      }));
+      const byDay = dates.map((date) => ({
+        date,
+        occurrences: days.get(date)?.occurrences ?? 0,
+        duration_seconds: (days.get(date)?.duration_ms ?? 0) / 1000,
+      }));
+      const meta = { ...periodMeta(scope), snapshot_exported_at: exportedAt, notice: NOTICE_ADS };
+      // summarySchema's shape, written out so that by_brand is joined as text (see byBrandJson).
+      return jsonText(
+        `{"data":{"totals":${JSON.stringify(toFigures(total))},` +
+          `"by_station":${JSON.stringify(byStation)},` +
+          `"by_brand":${byBrandJson(total, brands, brandFigureRows)},` +
+          `"by_day":${JSON.stringify(byDay)}},"meta":${JSON.stringify(meta)}}`,
+      );
     },
   }),
 ];

@@ -5,6 +5,8 @@ import m003 from "./003_forms.sql" with { type: "text" };
 import m004 from "./004_webhooks.sql" with { type: "text" };
 import m005 from "./005_billing_exports.sql" with { type: "text" };
 import m006 from "./006_account_occurrences.sql" with { type: "text" };
+import m007 from "./007_capture_run_bounds.sql" with { type: "text" };
+import m008 from "./008_summary_figures.sql" with { type: "text" };
 
 export const migrations: { name: string; text: string }[] = [
   { name: "001_core.sql", text: m001 },
@@ -13,4 +15,6 @@ export const migrations: { name: string; text: string }[] = [
   { name: "004_webhooks.sql", text: m004 },
   { name: "005_billing_exports.sql", text: m005 },
   { name: "006_account_occurrences.sql", text: m006 },
+  { name: "007_capture_run_bounds.sql", text: m007 },
+  { name: "008_summary_figures.sql", text: m008 },
 ];

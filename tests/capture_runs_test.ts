@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { admin, DAY, importLines, seeded } from "./_ads_fixture.ts";
 import { body, startTestService, test } from "./_server.ts";
+import { migrations } from "../sql/migrations.ts";
 
 const SEED = Number(Deno.env.get("CAPTURE_RUNS_SEED") ?? 20261123);
 const HOUR = 3_600_000;
@@ -229,13 +230,26 @@ async function compareRandom(label: string, count: number) {
   }
 }
 
-test("capture runs: maximal, disjoint, never touching, holding every approved capture", async () => {
-  const runs = await service.db.sql<
-    { station_id: string; s: number; e: number; captures: number; snapshot_seqs: number[] }
-  >`
+const runRows = () =>
+  service.db.sql<{
+    station_id: string;
+    s: number;
+    e: number;
+    captures: number;
+    snapshot_seqs: number[];
+    starts: number[];
+    ends: number[];
+  }>`
     select station_id, extract(epoch from started_at)::float8 * 1000 as s,
-           extract(epoch from ended_at)::float8 * 1000 as e, captures, snapshot_seqs
+           extract(epoch from ended_at)::float8 * 1000 as e, captures, snapshot_seqs,
+           array(select extract(epoch from x)::float8 * 1000 from unnest(capture_starts) as x)
+             as starts,
+           array(select extract(epoch from x)::float8 * 1000 from unnest(capture_ends) as x)
+             as ends
       from ads_capture_runs order by station_id, started_at`;
+
+test("capture runs: maximal, disjoint, never touching, holding every approved capture", async () => {
+  const runs = await runRows();
   for (const station of STATIONS) {
     const mine = runs.filter((r) => r.station_id === station);
     const caps = captures.filter((c) => c.station === station && approved.has(c.snapshot));
@@ -246,6 +260,9 @@ test("capture runs: maximal, disjoint, never touching, holding every approved ca
       assert.equal(inside.length, r.captures, `${station} run at ${iso(r.s)}`);
       assert.equal(Math.min(...inside.map((c) => c.start)), r.s);
       assert.equal(Math.max(...inside.map((c) => c.end)), r.e);
+      // The sorted bounds coverage counts a crossing run's captures with.
+      assert.deepEqual(r.starts, inside.map((c) => c.start).sort((a, b) => a - b));
+      assert.deepEqual(r.ends, inside.map((c) => c.end).sort((a, b) => a - b));
       // Connected: sorted by start, no capture begins after every earlier one has ended.
       let reach = r.s;
       for (const c of inside.sort((a, b) => a.start - b.start)) {
@@ -254,6 +271,18 @@ test("capture runs: maximal, disjoint, never touching, holding every approved ca
       }
     }
   }
+});
+
+test("capture runs: migration 007 rebuilds the runs already there exactly as approval writes them", async () => {
+  const written = await runRows();
+  assert.ok(written.length > 20);
+  const text = migrations.find((m) => m.name === "007_capture_run_bounds.sql")!.text;
+  const backfill = text.slice(text.indexOf("select pg_advisory_xact_lock"));
+  await service.db.begin(async (tx) => {
+    await tx`update ads_capture_runs set capture_starts = '{}', capture_ends = '{}'`;
+    await tx.exec(backfill);
+  });
+  assert.deepEqual(await runRows(), written);
 });
 
 test("coverage: runs answer exactly as the union of approved raw captures (rule 2.4)", async () => {
