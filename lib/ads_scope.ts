@@ -253,22 +253,20 @@ export function figureSql(scope: Scope, heldFiguresVersion = 0): FigureSql {
     : plusRaw(frag`select station_id, day, ${FIGURES} from daily_rows`, rawStationDays);
   const stations = scope.accountFigures
     // Running totals per station: the last day's minus the day before the first's, whatever
-    // the length of the period, read as two ranges of the (account_id, day) index. When both
-    // days clamp to the account's last day with data, they are one row and the difference 0.
+    // the length of the period, read as two ranges of the (account_id, day) index.
     ? plusRaw(
-      frag`select a.station_id,
-                  sum(case when a.day = e.day then a.cum_occurrences else 0 end) -
-                    sum(case when a.day = b.day then a.cum_occurrences else 0 end) as occurrences,
-                  sum(case when a.day = e.day then a.cum_duration_ms else 0 end) -
-                    sum(case when a.day = b.day then a.cum_duration_ms else 0 end) as duration_ms,
-                  sum(case when a.day = e.day then a.cum_human_ms else 0 end) -
-                    sum(case when a.day = b.day then a.cum_human_ms else 0 end) as human_ms
-             from (select ${runningTotalDay(scope.accountId, endDay)} as day) e,
-                  (select ${runningTotalDay(scope.accountId, firstDay)} as day) b,
-                  ads_account_daily a
-            where a.account_id = ${scope.accountId} and a.day in (e.day, b.day)
-              and a.station_id in (select unnest(${scope.stations}::text[]))
-            group by a.station_id`,
+      frag`select e.station_id, e.cum_occurrences - coalesce(b.cum_occurrences, 0) as occurrences,
+                  e.cum_duration_ms - coalesce(b.cum_duration_ms, 0) as duration_ms,
+                  e.cum_human_ms - coalesce(b.cum_human_ms, 0) as human_ms
+             from ads_account_daily e
+             left join (select station_id, cum_occurrences, cum_duration_ms, cum_human_ms
+                          from ads_account_daily
+                         where account_id = ${scope.accountId}
+                           and day = ${runningTotalDay(scope.accountId, firstDay)}) b
+               on b.station_id = e.station_id
+            where e.account_id = ${scope.accountId}
+              and e.day = ${runningTotalDay(scope.accountId, endDay)}
+              and e.station_id in (select unnest(${scope.stations}::text[]))`,
       frag`select station_id, ${FIGURES} from raw_rows`,
     )
     : frag`select station_id, ${FIGURES} from (${stationDays}) s`;

@@ -90,5 +90,5 @@ export function floorDay(date: Date): Date {
 
 /** YYYY-MM-DD of a UTC day. */
 export function dayString(date: Date): string {
-  return date.toISOString().slice(0, 10);
+  return isoUtc(date).slice(0, 10);
 }

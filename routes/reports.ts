@@ -37,7 +37,7 @@ const summarySchema = object({
 });
 
 interface FigureRow extends Partial<BrandDaysRow> {
-  kind: "total" | "station" | "day" | "brand" | "station_name";
+  kind: "total" | "station" | "day" | "brand";
   key: string | null;
   name: string | null;
   occurrences: number;
@@ -54,9 +54,9 @@ function toFigures(row: FigureRow | undefined) {
 }
 
 /**
- * Totals, per station, per day (one count per occurrence) and per brand, and the names of the
- * scope's stations, in one query. The per-brand arrays of whole days (figures.brandDays) ride
- * on the one 'total' row.
+ * Totals, per station (every station of the scope, with its name), per day (one count per
+ * occurrence) and per brand, in one query. The per-brand arrays of whole days
+ * (figures.brandDays) ride on the one 'total' row.
  */
 function summaryRows(sql: Sql, figures: FigureSql, stations: string[]) {
   return sql<FigureRow>`
@@ -64,10 +64,13 @@ function summaryRows(sql: Sql, figures: FigureSql, stations: string[]) {
     f as (${figures.stations}),
     fd as (${figures.days}),
     g as (
-      select 'station' as kind, f.station_id as key, null::text as name,
-             sum(f.occurrences)::int8 as occurrences, sum(f.duration_ms)::int8 as duration_ms,
-             sum(f.human_ms)::int8 as human_ms
-        from f group by f.station_id
+      select 'station' as kind, s.id as key, s.name,
+             coalesce(sum(f.occurrences), 0)::int8 as occurrences,
+             coalesce(sum(f.duration_ms), 0)::int8 as duration_ms,
+             coalesce(sum(f.human_ms), 0)::int8 as human_ms
+        from ads_stations s left join f on f.station_id = s.id
+       where s.id in (select unnest(${stations}::text[]))
+       group by s.id, s.name
       union all
       select case grouping(fd.day) when 1 then 'total' else 'day' end, fd.day::text, null,
              sum(fd.occurrences)::int8, sum(fd.duration_ms)::int8, sum(fd.human_ms)::int8
@@ -81,9 +84,6 @@ function summaryRows(sql: Sql, figures: FigureSql, stations: string[]) {
        group by fb.brand_id, br.name`
       : empty
   }
-      union all
-      select 'station_name', s.id, s.name, 0, 0, 0
-        from ads_stations s where s.id in (select unnest(${stations}::text[]))
     )
     select g.*${figures.brandDays ? frag`, v.*` : empty}
       from g
@@ -153,11 +153,13 @@ function byBrandJson(
   if (ids.some((id, i) => i > 0 && ids[i - 1] >= id)) {
     order = order.sort((a, b) => ids[a] < ids[b] ? -1 : 1);
   }
-  return "[" +
-    order.map((i) =>
-      `${openings[i]}${occurrences[i]},"duration_seconds":${durationMs[i] / 1000},` +
-      `"human_confirmed_duration_seconds":${humanMs[i] / 1000}}`
-    ).join(",") + "]";
+  let text = "[";
+  for (let k = 0; k < order.length; k++) {
+    const i = order[k];
+    text += (k ? "," : "") + openings[i] + occurrences[i] + ',"duration_seconds":' +
+      durationMs[i] / 1000 + ',"human_confirmed_duration_seconds":' + humanMs[i] / 1000 + "}";
+  }
+  return text + "]";
 }
 
 export const routes = [
@@ -190,13 +192,11 @@ export const routes = [
       let total: FigureRow | undefined;
       const stations = new Map<string | null, FigureRow>();
       const days = new Map<string | null, FigureRow>();
-      const stationNames = new Map<string | null, string | null>();
       const brandFigureRows: FigureRow[] = [];
       for (const row of rows) {
         if (row.kind === "brand") brandFigureRows.push(row);
         else if (row.kind === "station") stations.set(row.key, row);
         else if (row.kind === "day") days.set(row.key, row);
-        else if (row.kind === "station_name") stationNames.set(row.key, row.name);
         else total = row;
       }
       const dates: string[] = [];
@@ -216,7 +216,7 @@ export const routes = [
         : undefined;
       const byStation = scope.empty ? [] : scope.stations.map((id) => ({
         station_id: id,
-        station_name: stationNames.get(id) ?? id,
+        station_name: stations.get(id)?.name ?? id,
         ...toFigures(stations.get(id)),
       }));
       const byDay = dates.map((date) => ({
