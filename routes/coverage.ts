@@ -65,7 +65,7 @@ function runsInPeriod(scope: Scope) {
   const { since, until } = scope.period!;
   return frag`
     select r.station_id, r.started_at, r.ended_at, r.captures, r.snapshot_seqs,
-           r.capture_starts, r.capture_ends,
+           r.capture_starts, r.capture_ends, r.prev_ended_at,
            greatest(r.started_at, ${since}::timestamptz) as s,
            least(r.ended_at, ${until}::timestamptz) as e,
            r.started_at >= ${since}::timestamptz and r.ended_at <= ${until}::timestamptz
@@ -156,25 +156,27 @@ export const routes = [
                              and c.ended_at > ${since}::timestamptz
                              and c.snapshot_seq in (select seq from ads_snapshots
                                                      where approved_at is not null))
-                   end as snapshot_seqs
+                   end as snapshot_seqs,
+                   -- A gap between two runs: the run before this one reaches into the period
+                   -- (for a run that crosses since, the gap before it is the period's edge).
+                   r.prev_ended_at > ${since}::timestamptz and
+                     r.started_at - r.prev_ended_at > make_interval(secs => ${gapSeconds})
+                     as gap_before,
+                   r.prev_ended_at
               from r
           ),
-          w as (
-            -- Runs never overlap or touch: the previous run's end is where a gap starts.
-            select k.*, lag(k.e) over (partition by k.station_id order by k.s) as prev from k
-          ),
           agg as (
-            select w.station_id, sum(w.captures)::int8 as captures,
-                   sum(extract(epoch from w.e - w.s))::float8 as captured_seconds,
-                   (extract(epoch from min(w.s)) * 1000)::float8 as first_ms,
-                   (extract(epoch from max(w.e)) * 1000)::float8 as last_ms,
-                   -- Pairs [end of a run, start of the next] in no particular order (an ordered
-                   -- aggregate sorts every station's group): the handler orders them.
-                   to_json(array_agg(array[extract(epoch from w.prev) * 1000,
-                                           extract(epoch from w.s) * 1000]::float8[])
-                             filter (where w.s > w.prev + make_interval(secs => ${gapSeconds})))
+            select k.station_id, sum(k.captures)::int8 as captures,
+                   sum(extract(epoch from k.e - k.s))::float8 as captured_seconds,
+                   (extract(epoch from min(k.s)) * 1000)::float8 as first_ms,
+                   (extract(epoch from max(k.e)) * 1000)::float8 as last_ms,
+                   -- Pairs [end of the run before, start of this one] in no particular order (an
+                   -- ordered aggregate sorts every station's group): the handler orders them.
+                   to_json(array_agg(array[extract(epoch from k.prev_ended_at) * 1000,
+                                           extract(epoch from k.s) * 1000]::float8[])
+                             filter (where k.gap_before))
                      as gaps
-              from w group by w.station_id
+              from k group by k.station_id
           )
           select st.id, st.name, coalesce(agg.captures, 0)::int8 as captures,
                  coalesce(agg.captured_seconds, 0)::float8 as captured_seconds,

@@ -239,13 +239,15 @@ const runRows = () =>
     snapshot_seqs: number[];
     starts: number[];
     ends: number[];
+    prev: number | null;
   }>`
     select station_id, extract(epoch from started_at)::float8 * 1000 as s,
            extract(epoch from ended_at)::float8 * 1000 as e, captures, snapshot_seqs,
            array(select extract(epoch from x)::float8 * 1000 from unnest(capture_starts) as x)
              as starts,
            array(select extract(epoch from x)::float8 * 1000 from unnest(capture_ends) as x)
-             as ends
+             as ends,
+           extract(epoch from prev_ended_at)::float8 * 1000 as prev
       from ads_capture_runs order by station_id, started_at`;
 
 test("capture runs: maximal, disjoint, never touching, holding every approved capture", async () => {
@@ -255,6 +257,8 @@ test("capture runs: maximal, disjoint, never touching, holding every approved ca
     const caps = captures.filter((c) => c.station === station && approved.has(c.snapshot));
     assert.equal(mine.reduce((n, r) => n + r.captures, 0), caps.length, station);
     for (let i = 1; i < mine.length; i++) assert.ok(mine[i].s > mine[i - 1].e, station);
+    // Where the gap before each run starts: the previous run's end.
+    assert.deepEqual(mine.map((r) => r.prev), [null, ...mine.slice(0, -1).map((r) => r.e)]);
     for (const r of mine) {
       const inside = caps.filter((c) => c.start >= r.s && c.end <= r.e);
       assert.equal(inside.length, r.captures, `${station} run at ${iso(r.s)}`);
