@@ -40,15 +40,18 @@ export function effectivePeriod(requested: Period, granted: Period | null): Peri
   return since < until ? { since: new Date(since), until: new Date(until) } : null;
 }
 
-const pad2 = (n: number) => n < 10 ? "0" + n : String(n);
+/** "00" to "99": two-digit fields without building a string per field. */
+const TWO_DIGITS = Array.from({ length: 100 }, (_, n) => (n < 10 ? "0" : "") + n);
 
 /**
- * ISO 8601 in UTC with Z and whole seconds when the value has no milliseconds. Computed from
- * the epoch milliseconds (civil date from days, H. Hinnant's algorithm): responses format
- * hundreds of instants each, and toISOString was a tenth of the coverage route's CPU.
+ * ISO 8601 in UTC with Z and whole seconds when the value has no milliseconds, of a Date or of
+ * epoch milliseconds. Computed from the epoch milliseconds (civil date from days, H. Hinnant's
+ * algorithm): responses format hundreds of instants each, and toISOString was a tenth of the
+ * coverage route's CPU.
  */
-export function isoUtc(date: Date): string {
-  const t = date.getTime();
+export function isoUtc(instant: Date | number): string {
+  // A number is made a time value as new Date() would: its fraction dropped.
+  const t = typeof instant === "number" ? Math.trunc(instant) : instant.getTime();
   const days = Math.floor(t / DAY_MS);
   let rest = t - days * DAY_MS;
   const z = days + 719_468;
@@ -64,14 +67,15 @@ export function isoUtc(date: Date): string {
   const month = mp < 10 ? mp + 3 : mp - 9;
   const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
   // Other years keep toISOString's signed six-digit form (and an invalid date its RangeError).
-  if (!(year >= 1000 && year <= 9999)) return date.toISOString().replace(".000Z", "Z");
+  if (!(year >= 1000 && year <= 9999)) return new Date(t).toISOString().replace(".000Z", "Z");
   const hours = Math.floor(rest / 3_600_000);
   rest -= hours * 3_600_000;
   const minutes = Math.floor(rest / 60_000);
   rest -= minutes * 60_000;
   const seconds = Math.floor(rest / 1000);
   const ms = rest - seconds * 1000;
-  return `${year}-${pad2(month)}-${pad2(day)}T${pad2(hours)}:${pad2(minutes)}:${pad2(seconds)}` +
+  return year + "-" + TWO_DIGITS[month] + "-" + TWO_DIGITS[day] + "T" + TWO_DIGITS[hours] + ":" +
+    TWO_DIGITS[minutes] + ":" + TWO_DIGITS[seconds] +
     (ms ? `.${ms < 10 ? "00" : ms < 100 ? "0" : ""}${ms}Z` : "Z");
 }
 

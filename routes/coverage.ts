@@ -198,12 +198,12 @@ export const routes = [
       const first = stations[0];
       meta.provenance = (first?.snapshot_ids ?? []).map((id, i) => ({
         snapshot_id: id,
-        exported_at: isoUtc(new Date(first.snapshot_ms[i])),
+        exported_at: isoUtc(first.snapshot_ms[i]),
       }));
       const periodMs = until.getTime() - since.getTime();
       const gap = (from: number, to: number) => ({
-        since: isoUtc(new Date(from)),
-        until: isoUtc(new Date(to)),
+        since: isoUtc(from),
+        until: isoUtc(to),
         seconds: (to - from) / 1000,
       });
       return json({
@@ -227,8 +227,8 @@ export const routes = [
             captured_seconds: Math.round(row.captured_seconds * 1000) / 1000,
             period_seconds: periodMs / 1000,
             coverage_ratio: Math.round((row.captured_seconds * 1000 / periodMs) * 1e6) / 1e6,
-            first_capture_at: row.first_ms === null ? null : isoUtc(new Date(row.first_ms)),
-            last_capture_at: row.last_ms === null ? null : isoUtc(new Date(row.last_ms)),
+            first_capture_at: row.first_ms === null ? null : isoUtc(row.first_ms),
+            last_capture_at: row.last_ms === null ? null : isoUtc(row.last_ms),
             gaps,
           };
         }),

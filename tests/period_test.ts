@@ -27,3 +27,18 @@ Deno.test("isoUtc: the instant toISOString writes, with whole seconds written wi
   assert.equal(isoUtc(new Date(Date.UTC(12000, 0, 1))), "+012000-01-01T00:00:00Z");
   assert.throws(() => isoUtc(new Date(NaN)), RangeError);
 });
+
+Deno.test("isoUtc: epoch milliseconds are written as the Date they make, fraction dropped", () => {
+  let seed = 20261123;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const millis = [
+    0,
+    -1,
+    -0.5,
+    1772409600123.456,
+    -1772409600123.456,
+    ...Array.from({ length: 5_000 }, () => (random() - 0.3) * 4e12),
+  ];
+  for (const ms of millis) assert.equal(isoUtc(ms), isoUtc(new Date(ms)), String(ms));
+  assert.throws(() => isoUtc(NaN), RangeError);
+});
