@@ -1,5 +1,5 @@
 // `deno task bench ads [--rows N] [--seconds S] [--concurrency C] [--pool P] [--reuse]
-// [--only ads|summary|coverage]`: generates a
+// [--warmup W] [--only ads|summary|coverage]`: generates a
 // realistic data set (default 10,000,000 occurrences, 200 stations, 2,000 brands, two years,
 // 5 % with two brands, captures with gaps), imports it through the real `admin import` into a
 // fresh database (onda_bench_ads on DATABASE_URL's server, default the local test server),
@@ -8,7 +8,10 @@
 // concurrency. Prints import rows/s and peak RSS, then req/s, p50, p99 and the ratio.
 // --reuse skips generation and import when the database already holds the data. --pool sets
 // the PostgreSQL connections of the service (DB_POOL_MAX) and of the raw SQL client alike.
-// --only drives one endpoint (a quicker loop while working on it).
+// Each endpoint is first driven for W seconds (default 5) unmeasured, through the service and
+// through postgres.js alike, so that the figures are of a warm process (compiled code, plans,
+// caches) rather than of its first seconds. --only drives one endpoint (a quicker loop while
+// working on it).
 
 import postgres from "postgres";
 import { createHandler } from "../lib/app.ts";
@@ -31,6 +34,7 @@ interface Options {
   reuse: boolean;
   pool: number;
   only: string | null;
+  warmup: number;
 }
 
 function parseArgs(args: string[]): Options {
@@ -41,6 +45,7 @@ function parseArgs(args: string[]): Options {
     reuse: false,
     pool: loadConfig({}).dbPoolMax,
     only: null,
+    warmup: 5,
   };
   for (let i = 0; i < args.length; i++) {
     if (args[i] === "--reuse") {
@@ -55,13 +60,19 @@ function parseArgs(args: string[]): Options {
       continue;
     }
     const value = Number(args[++i]);
+    if (args[i - 1] === "--warmup" && Number.isFinite(value) && value >= 0) {
+      options.warmup = value;
+      continue;
+    }
     if (!Number.isFinite(value) || value <= 0) throw new Error(`bad value for ${args[i - 1]}`);
     if (args[i - 1] === "--rows") options.rows = value;
     else if (args[i - 1] === "--seconds") options.seconds = value;
     else if (args[i - 1] === "--concurrency") options.concurrency = value;
     else if (args[i - 1] === "--pool") options.pool = value;
     else {throw new Error(
-        `unknown option ${args[i - 1]} (--rows, --seconds, --concurrency, --pool, --reuse, --only)`,
+        `unknown option ${
+          args[i - 1]
+        } (--rows, --seconds, --concurrency, --pool, --reuse, --warmup, --only)`,
       );}
   }
   return options;
@@ -192,7 +203,7 @@ export async function run(args: string[]) {
   console.log(
     `# ads benchmark: ${options.rows.toLocaleString("en")} occurrences, ` +
       `${options.concurrency} clients, ${options.seconds} s per endpoint, ` +
-      `${options.pool} PostgreSQL connections`,
+      `${options.pool} PostgreSQL connections, ${options.warmup} s unmeasured warm-up per run`,
   );
   if (!reuse) {
     const path = await Deno.makeTempFile({ prefix: "onda_bench_ads_", suffix: ".ndjson" });
@@ -370,24 +381,26 @@ export async function run(args: string[]) {
     console.log("|---|---|---|---|---|---|---|---|");
     for (const endpoint of endpoints) {
       const headers = { authorization: `Bearer ${key}` };
+      // One keep-alive connection per client, as in the forms bench: fetch would cost the load
+      // generator several times the CPU on the cores the service and PostgreSQL share.
+      const connections = await Promise.all(
+        Array.from({ length: options.concurrency }, () => connectHttp1("127.0.0.1", port)),
+      );
+      const request = async (i: number, worker: number) => {
+        const res = await connections[worker].get(
+          endpoint.paths[i % endpoint.paths.length],
+          headers,
+        );
+        return res.status === 200;
+      };
+      if (options.warmup) await drive(options.concurrency, options.warmup, request);
       // Where the CPU goes, per request: all three share the machine's two cores.
       const before = {
         client: cpuNs("self"),
         service: cpuNs(server.pid),
         database: await backendsCpuNs(raw, DATABASE),
       };
-      // One keep-alive connection per client, as in the forms bench: fetch would cost the load
-      // generator several times the CPU on the cores the service and PostgreSQL share.
-      const connections = await Promise.all(
-        Array.from({ length: options.concurrency }, () => connectHttp1("127.0.0.1", port)),
-      );
-      const service = await drive(options.concurrency, options.seconds, async (i, worker) => {
-        const res = await connections[worker].get(
-          endpoint.paths[i % endpoint.paths.length],
-          headers,
-        );
-        return res.status === 200;
-      });
+      const service = await drive(options.concurrency, options.seconds, request);
       for (const connection of connections) connection.close();
       const perRequest = (ns: number) => ns / service.requests / 1e6;
       const client = perRequest(cpuNs("self") - before.client);
@@ -399,14 +412,16 @@ export async function run(args: string[]) {
           `${inDatabase.toFixed(2)} | ${total.toFixed(2)} | ${Math.round(2000 / total)} |`,
       );
       // The handler's pattern: the key lookup first, then its queries side by side.
-      const sql = await drive(options.concurrency, options.seconds, async (i) => {
+      const replay = async (i: number) => {
         const [first, ...rest] = recorded.get(endpoint.paths[i % endpoint.paths.length])!;
         const exec = (q: { text: string; params: unknown[] }) =>
           raw.unsafe(q.text, q.params as postgres.ParameterOrJSON<never>[], { prepare: true });
         await exec(first);
         await Promise.all(rest.map(exec));
         return true;
-      });
+      };
+      if (options.warmup) await drive(options.concurrency, options.warmup, replay);
+      const sql = await drive(options.concurrency, options.seconds, replay);
       const rate = (l: Load) => l.requests / l.seconds;
       console.log(
         `| ${endpoint.name} | ${rate(service).toFixed(0)} | ${service.p50.toFixed(1)} | ` +
