@@ -183,7 +183,7 @@ export interface FigureSql {
  * there is no data by that day.
  */
 export interface BrandDaysRow {
-  figures_version: number;
+  figures_version: string;
   figure_brands: [string, string][] | null;
   end_occurrences: number[] | null;
   end_duration_ms: number[] | null;
@@ -202,7 +202,7 @@ const FIGURES = frag`occurrences, duration_ms, human_ms`;
  * ads_daily per station, day and brand set. The partial first and last day always come from
  * raw rows, so the figures stay exact to the millisecond.
  */
-export function figureSql(scope: Scope, heldFiguresVersion = 0): FigureSql {
+export function figureSql(scope: Scope, heldFiguresVersion: string | null = null): FigureSql {
   const { since, until } = scope.period!;
   const raw = (from: Date, to: Date) =>
     frag`select o.station_id, (o.ad_started_at at time zone 'UTC')::date as day, o.brand_ids,
@@ -300,18 +300,19 @@ export function figureSql(scope: Scope, heldFiguresVersion = 0): FigureSql {
  * (a BrandDaysRow): by_brand over whole days is their difference, two rows whatever the number
  * of brands. Read only at the grant version the key lookup saw, like grantedBrandsSql: a grant
  * replaced in between yields no row rather than another grant's brands. The [id, name] pairs come
- * along unless `heldFiguresVersion` (one the caller keeps them for; 0 for none) is current: read in
+ * along unless `heldFiguresVersion` (one the caller keeps them for, or null) is current: read in
  * the same statement as the totals, they always match them.
  */
 export function brandDaysSql(
   scope: Pick<Scope, "accountId" | "scopeVersion">,
   firstDay: Date,
   endDay: Date,
-  heldFiguresVersion = 0,
+  heldFiguresVersion: string | null = null,
 ): Fragment {
   return frag`
     select g.figures_version,
-           case when g.figures_version = ${heldFiguresVersion} then null else g.figure_brands end
+           case when g.figures_version = ${heldFiguresVersion}::uuid then null
+                else g.figure_brands end
              as figure_brands,
            e.occurrences as end_occurrences, e.duration_ms as end_duration_ms,
            e.human_ms as end_human_ms, b.occurrences as start_occurrences,

@@ -4,13 +4,14 @@
 //
 // An entry never goes stale: a change to the pairs gives the grant a new figures_version
 // (sql/008_summary_figures.sql), and a summary's query returns the pairs whenever the version it
-// finds is not the one kept. Versions come from one sequence, so two accounts' never meet.
+// finds is not the one kept. Versions are random UUIDs: none is ever issued twice, to this account
+// or another.
 
 /** How many accounts' brands are kept; past that the oldest entry makes room. */
 export const FIGURE_BRAND_ACCOUNTS = 256;
 
 export interface FigureBrands {
-  version: number;
+  version: string;
   ids: string[];
   /** `{"brand_id":…,"brand_name":…,"occurrences":` of brand i, escaped once. */
   openings: string[];
@@ -19,7 +20,7 @@ export interface FigureBrands {
 export interface FigureBrandCache {
   get(accountId: string): FigureBrands | undefined;
   /** Keeps the pairs a query returned with their version, and returns them ready to use. */
-  put(accountId: string, version: number, pairs: [string, string][]): FigureBrands;
+  put(accountId: string, version: string, pairs: [string, string][]): FigureBrands;
 }
 
 /** The start of a by_brand entry, up to its first figure. */

@@ -15,7 +15,7 @@ import {
 } from "../lib/ads_scope.ts";
 import { frag, type Fragment } from "../lib/db.ts";
 import { isoUtc } from "../lib/period.ts";
-import { defineRoute, json, jsonText } from "../lib/router.ts";
+import { defineRoute, json } from "../lib/router.ts";
 import { array, boolean, enumOf, int, number, object, optional, string } from "../lib/schema.ts";
 
 const occurrenceSchema = object({
@@ -50,8 +50,7 @@ interface OccurrenceRow {
   duration_ms: number;
   duration_precision: string;
   review_state: string;
-  /** The granted brands as JSON text ([{id, name}], by id), served as it is. */
-  brands: string;
+  brands: { id: string; name: string }[];
 }
 
 /**
@@ -73,8 +72,7 @@ export function pageSql(
   if (scope.accountBrandFigures) {
     return frag`
       select v.id, v.station_id, v.station_name, v.ad_started_at, v.ad_ended_at, v.duration_ms,
-             v.duration_precision, 'confirmed'::text as review_state, v.brands::text as brands,
-             ${total} as total
+             v.duration_precision, 'confirmed'::text as review_state, v.brands, ${total} as total
         from ads_account_occurrences v
        where v.account_id = ${scope.accountId}
          and v.ad_started_at >= ${since}::timestamptz and v.ad_started_at < ${until}::timestamptz
@@ -93,7 +91,7 @@ export function pageSql(
                       where b.id = any(p.brand_ids)
                         -- Not a join: a hashed subplan, built once per query.
                         and (b.id in (select unnest(${scope.shownBrandsSql}))) is true),
-                    '[]')::text as brands,
+                    '[]') as brands,
            ${total} as total
       from (select o.id, o.station_id, o.ad_started_at, o.ad_ended_at, o.duration_ms,
                    o.duration_precision, o.review_state, o.brand_ids
@@ -159,10 +157,8 @@ export const routes = [
       // statements and its total counts more.
       meta.has_more = data.length > 0 && query.offset + data.length < meta.total;
       meta.snapshot_exported_at = newestOccurrenceSnapshot(principal);
-      // pageSchema's shape, written out so that each row's brands, JSON text from the database,
-      // go out as they are instead of being parsed and written again.
-      const rows = data.map((row) =>
-        JSON.stringify({
+      return json({
+        data: data.map((row) => ({
           id: row.id,
           station_id: row.station_id,
           station_name: row.station_name,
@@ -171,9 +167,11 @@ export const routes = [
           duration_seconds: row.duration_ms / 1000,
           duration_precision: row.duration_precision,
           review_state: row.review_state,
-        }).slice(0, -1) + `,"brands":${row.brands}}`
-      );
-      return jsonText(`{"data":[${rows.join(",")}],"meta":${JSON.stringify(meta)}}`);
+          // Only the granted brands, selected in the query above.
+          brands: row.brands,
+        })),
+        meta,
+      });
     },
   }),
 ];

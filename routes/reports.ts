@@ -92,7 +92,8 @@ function summaryRows(sql: Sql, figures: FigureSql, stations: string[]) {
 
 /** Element i of running totals (null: no data by that day, so 0). */
 function at(totals: number[] | null | undefined): (i: number) => number {
-  return totals ? (i) => totals[i] : () => 0;
+  // `?? 0`: were the arrays ever shorter than the pairs, a figure must not be NaN (invalid JSON).
+  return totals ? (i) => totals[i] ?? 0 : () => 0;
 }
 
 /**
@@ -187,7 +188,7 @@ export const routes = [
       const held = app.figureBrands.get(principal.account.id);
       const rows = scope.empty
         ? []
-        : await summaryRows(app.db.sql, figureSql(scope, held?.version), scope.stations);
+        : await summaryRows(app.db.sql, figureSql(scope, held?.version ?? null), scope.stations);
       // One pass: a filtered summary still has a row per brand, a thousand for a large grant.
       let total: FigureRow | undefined;
       const stations = new Map<string | null, FigureRow>();

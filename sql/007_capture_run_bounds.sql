@@ -10,6 +10,11 @@
 -- * prev_ended_at: the end of the station's previous run (null for its first), where the gap
 --   before this run starts; reading it spares each request a window over its runs, a sixth of
 --   the query's time.
+-- First the admin commands' lock (lib/ads_scope.ts lockAdsFigures), as they take it: before the
+-- table lock below, so that an approval still running (it takes this lock, then writes the runs)
+-- finishes first instead of deadlocking with this migration, and its captures are read below.
+select pg_advisory_xact_lock(122519921164290);
+
 alter table ads_capture_runs
   add column capture_starts timestamptz[] not null default '{}',
   add column capture_ends timestamptz[] not null default '{}',
@@ -49,9 +54,7 @@ create function ads_rebuild_capture_runs(stations text[]) returns void language 
     ) runs;
 $$;
 
--- Under the admin commands' lock (lib/ads_scope.ts lockAdsFigures), so that an approval of an
--- older version still running commits before the captures are read.
-select pg_advisory_xact_lock(122519921164290);
+-- The runs already there, rebuilt with their bounds.
 select ads_rebuild_capture_runs(array(select distinct station_id from ads_capture_runs));
 alter table ads_capture_runs
   alter column capture_starts drop default,

@@ -41,6 +41,48 @@ const ENDPOINTS = ["/api/v1/whoami", "/api/v1/ads", "/api/v1/reports/summary", "
 const DATA_ENDPOINTS = ENDPOINTS.slice(1);
 const acme = fx.grants.get("acme")!;
 
+test("ads: every data response is compact JSON, exactly as JSON.stringify writes it", async () => {
+  // The summary writes by_brand as text (routes/reports.ts); nothing may differ from the
+  // objects' own JSON, whichever path a request takes.
+  const key = await keyFor("acme");
+  const periods = [
+    [acme.since + DAY - (acme.since % DAY), acme.since + 11 * DAY - (acme.since % DAY)],
+    [acme.since + 5 * HOUR, acme.since + 9 * DAY + 7 * HOUR],
+    [acme.since + 2 * HOUR, acme.since + 5 * HOUR],
+  ];
+  const filters = ["", `&station_id=${acme.stations[0]}`, `&brand_id=${acme.brands[0]}`];
+  for (const path of DATA_ENDPOINTS) {
+    for (const [since, until] of periods) {
+      for (const filter of path.endsWith("coverage") ? filters.slice(0, 2) : filters) {
+        const url = `${path}?since=${iso(since)}&until=${iso(until)}${filter}`;
+        const res = await service.fetch(url, { headers: { authorization: `Bearer ${key}` } });
+        const text = await res.text();
+        assert.equal(res.status, 200, `${url}: ${text}`);
+        assert.equal(text, JSON.stringify(JSON.parse(text)), url);
+      }
+    }
+  }
+});
+
+test("summary: an account's figure brands come along only when their version is not the one held", async () => {
+  const versions = await service.db.sql<{ account_id: string; figures_version: string }>`
+    select account_id, figures_version from ads_grants order by account_id`;
+  assert.ok(versions.length >= 2);
+  assert.equal(new Set(versions.map((v) => v.figures_version)).size, versions.length);
+  const [{ scope_version: scopeVersion }] = await service.db.sql<{ scope_version: number }>`
+    select scope_version from ads_grants where account_id = 'acme'`;
+  const held = versions.find((v) => v.account_id === "acme")!.figures_version;
+  const days = [new Date(acme.since + DAY), new Date(acme.since + 3 * DAY)] as const;
+  const read = async (version: string | null) =>
+    (await service.db.sql<{ figures_version: string; figure_brands: unknown[] | null }>`
+      ${brandDaysSql({ accountId: "acme", scopeVersion }, ...days, version)}`)[0];
+  assert.equal((await read(held)).figure_brands, null, "the held version: no pairs");
+  assert.equal((await read(held)).figures_version, held);
+  assert.ok((await read(null)).figure_brands!.length > 0, "none held: the pairs");
+  const other = versions.find((v) => v.account_id !== "acme")!.figures_version;
+  assert.ok((await read(other)).figure_brands!.length > 0, "another account's version: the pairs");
+});
+
 test("ads: missing, malformed, invalid or revoked key is 401 with WWW-Authenticate", async () => {
   const revoked = await keyFor("acme");
   const id = (await admin(service, "key", "list", "acme")).map((l) => l.split("\t"))
@@ -862,8 +904,13 @@ test("summary: approving a snapshot or replacing a grant updates every figure", 
   await summaryMatches(beta);
   // The rows the approval added to every account are the backfill's too.
   await assertBackfillEqualsWritten();
+  const figuresVersion = async () =>
+    (await service.db.sql<{ v: string }>`
+      select figures_version as v from ads_grants where account_id = 'beta'`)[0].v;
+  const before = await figuresVersion();
   const narrower = { ...beta, stations: ["st-4", "st-5"], brands: ["br.5", "br.6", "br.7"] };
   await grantTo(service, "beta", narrower);
+  assert.notEqual(await figuresVersion(), before, "other figure brands, another version");
   await summaryMatches(narrower);
   // Wider again, with other brands and a period shifted by a day and a quarter.
   const wider = {

@@ -281,7 +281,7 @@ test("capture runs: migration 007 rebuilds the runs already there exactly as app
   const written = await runRows();
   assert.ok(written.length > 20);
   const text = migrations.find((m) => m.name === "007_capture_run_bounds.sql")!.text;
-  const backfill = text.slice(text.indexOf("select pg_advisory_xact_lock"));
+  const backfill = text.slice(text.indexOf("select ads_rebuild_capture_runs(array("));
   await service.db.begin(async (tx) => {
     await tx`update ads_capture_runs set capture_starts = '{}', capture_ends = '{}'`;
     await tx.exec(backfill);

@@ -92,3 +92,32 @@ test("migrate: the bundled migrations apply cleanly on an empty database", async
     assert.equal(applied.length, migrations.length);
   });
 });
+
+test("migrate: 007 and 008 wait for an admin command in progress instead of deadlocking with it", async () => {
+  // An approval or a grant takes the admin commands' lock, then writes the capture runs and the
+  // grant row; the migrations alter those tables. Were the table locks taken first, each would
+  // wait for the other. Needs two connections to one database, so always on PostgreSQL.
+  const database = await freshDatabase(PG_URL ?? PG_FALLBACK_URL);
+  const admin = await openDb({ databaseUrl: database.url, dataDir: "" });
+  const starting = await openDb({ databaseUrl: database.url, dataDir: "" });
+  try {
+    await migrate(admin, migrations.slice(0, 6));
+    let migrated = false;
+    let pending: Promise<unknown> = Promise.resolve();
+    await admin.begin(async (tx) => {
+      await tx`select pg_advisory_xact_lock(122519921164290)`;
+      pending = migrate(starting, migrations).then(() => migrated = true);
+      // Long enough for the migrations to reach whatever they wait on first.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      assert.equal(migrated, false, "the migrations wait for the command");
+      await tx`delete from ads_capture_runs`;
+      await tx`update ads_grants set updated_at = now()`;
+    });
+    await pending;
+    assert.equal(migrated, true);
+  } finally {
+    await admin.close();
+    await starting.close();
+    await database.drop();
+  }
+});
