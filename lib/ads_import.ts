@@ -333,7 +333,7 @@ export async function importSnapshot(
       await upsertNamed(tx, copyIn, "ads_brands", brandSpill.chunks());
       // A granted id exists once imported (its data is served only once approved).
       if (stationSpill.count || brandSpill.count) await refreshKnownIds(tx, null);
-      if (brandSpill.count) await refreshFigureBrandNames(tx, null);
+      if (brandSpill.count) await refreshFigureBrandNames(tx);
       try {
         await copyIn(
           "ads_captures",

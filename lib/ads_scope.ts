@@ -353,9 +353,9 @@ export function totalSql(scope: Scope): Fragment {
 
 /**
  * The advisory lock (transaction-scoped) under which the derived ads figures are rewritten; also
- * taken by migration 006 as the number 122519921164290.
+ * taken, as the number 122519921164290, by the migrations that fill or alter them (006-008).
  */
-const ADS_FIGURES_LOCK = 0x6f6e6461_0002;
+export const ADS_FIGURES_LOCK = 0x6f6e6461_0002;
 
 /**
  * Makes the commands that rewrite derived figures (grant, import, approval) take turns: each
@@ -391,10 +391,11 @@ export async function refreshKnownIds(tx: Sql, accountId: string | null): Promis
 }
 
 /**
- * Puts the current brand names into the account's figure brand list (of every account after
- * an import, which may rename a brand). The list's order, and so the arrays, do not change.
+ * Puts the current brand names into every account's figure brand list, after an import (which
+ * may rename a brand). The list's order, and so the arrays, do not change; an account whose names
+ * did not change keeps its figures_version.
  */
-export async function refreshFigureBrandNames(tx: Sql, accountId: string | null): Promise<void> {
+export async function refreshFigureBrandNames(tx: Sql): Promise<void> {
   await tx`
     update ads_grants g
        set figure_brands = coalesce(
@@ -402,8 +403,7 @@ export async function refreshFigureBrandNames(tx: Sql, accountId: string | null)
                               order by f.n)
                 from json_array_elements(g.figure_brands) with ordinality as f(pair, n)
                 left join ads_brands b on b.id = f.pair ->> 0),
-             '[]')
-     where ${accountId === null ? frag`true` : frag`g.account_id = ${accountId}`}`;
+             '[]')`;
 }
 
 /**
@@ -477,10 +477,14 @@ export async function refreshAccountFigures(tx: Sql, accountId: string): Promise
         from (select distinct brand_id from per_day) x
     ),
     list as (
-      -- Ids only: refreshFigureBrandNames below adds the names.
+      -- With their names, as refreshFigureBrandNames writes them: written once, an unchanged
+      -- list keeps its figures_version (sql/008), and the service its copy of the pairs.
       update ads_grants g
          set figure_brands = coalesce(
-               (select json_agg(json_build_array(brand_id) order by ord) from listed), '[]')
+               (select json_agg(json_build_array(l.brand_id, coalesce(b.name, l.brand_id))
+                                order by l.ord)
+                  from listed l left join ads_brands b on b.id = l.brand_id),
+               '[]')
        where g.account_id = ${accountId}
     ),
     running as (
@@ -500,7 +504,6 @@ export async function refreshAccountFigures(tx: Sql, accountId: string): Promise
       from running
      group by day
      order by day`;
-  await refreshFigureBrandNames(tx, accountId);
   // The newest approved snapshot with a visible occurrence anywhere in the grant. The probe
   // per snapshot is a LIMIT 1 scalar subquery, so it stops at the first visible row.
   await tx`

@@ -81,6 +81,11 @@ test("summary: an account's figure brands come along only when their version is 
   assert.ok((await read(null)).figure_brands!.length > 0, "none held: the pairs");
   const other = versions.find((v) => v.account_id !== "acme")!.figures_version;
   assert.ok((await read(other)).figure_brands!.length > 0, "another account's version: the pairs");
+  // The same grant again writes the same pairs: the version, and the service's copy, stay.
+  await grantTo(service, "acme", acme);
+  const [{ v }] = await service.db.sql<{ v: string }>`
+    select figures_version as v from ads_grants where account_id = 'acme'`;
+  assert.equal(v, held, "an unchanged list keeps its version");
 });
 
 test("ads: missing, malformed, invalid or revoked key is 401 with WWW-Authenticate", async () => {

@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { openDb } from "../lib/db.ts";
 import { migrate } from "../lib/migrate.ts";
+import { ADS_FIGURES_LOCK } from "../lib/ads_scope.ts";
 import { migrations } from "../sql/migrations.ts";
 import { freshDatabase, PG_FALLBACK_URL, PG_URL, test } from "./_server.ts";
 
@@ -105,7 +106,7 @@ test("migrate: 007 and 008 wait for an admin command in progress instead of dead
     let migrated = false;
     let pending: Promise<unknown> = Promise.resolve();
     await admin.begin(async (tx) => {
-      await tx`select pg_advisory_xact_lock(122519921164290)`;
+      await tx`select pg_advisory_xact_lock(${ADS_FIGURES_LOCK})`;
       pending = migrate(starting, migrations).then(() => migrated = true);
       // Long enough for the migrations to reach whatever they wait on first.
       await new Promise((resolve) => setTimeout(resolve, 500));
@@ -119,5 +120,25 @@ test("migrate: 007 and 008 wait for an admin command in progress instead of dead
     await admin.close();
     await starting.close();
     await database.drop();
+  }
+});
+
+test("migrate: a migration that takes the admin commands' lock takes theirs, first", () => {
+  // The number is written out in SQL; a typo would make the migration take a lock no command
+  // takes, and run alongside them. Before its first write, so it waits instead of deadlocking.
+  const locking = migrations.filter((m) => m.text.includes("pg_advisory_xact_lock"));
+  assert.deepEqual(locking.map((m) => m.name), [
+    "006_account_occurrences.sql",
+    "007_capture_run_bounds.sql",
+    "008_summary_figures.sql",
+  ]);
+  for (const m of locking) {
+    const calls = [...m.text.matchAll(/pg_advisory_xact_lock\((\d+)\)/g)].map((c) => Number(c[1]));
+    assert.deepEqual(calls, [ADS_FIGURES_LOCK], m.name);
+  }
+  for (const m of locking.slice(1)) {
+    const statements = m.text.replace(/--[^\n]*/g, "").split(";").map((x) => x.trim())
+      .filter(Boolean);
+    assert.match(statements[0], /^select pg_advisory_xact_lock/, m.name);
   }
 });
