@@ -17,10 +17,13 @@ import postgres from "postgres";
 import { createHandler } from "../lib/app.ts";
 import { loadConfig } from "../lib/config.ts";
 import { compile, type Db, openDb, type Sql } from "../lib/db.ts";
+import { createCaptureIndexCache } from "../lib/capture_index.ts";
 import { createFigureBrandCache } from "../lib/figure_brands.ts";
 import { createQuestionCache } from "../lib/question_cache.ts";
 import { createRateLimiter } from "../lib/ratelimit.ts";
+import { migrate } from "../lib/migrate.ts";
 import { allRoutes } from "../routes/index.ts";
+import { migrations } from "../sql/migrations.ts";
 import { brandId, stationId, writeDataset } from "./ads_data.ts";
 import { connectHttp1 } from "./http1.ts";
 
@@ -266,6 +269,9 @@ export async function run(args: string[]) {
   ]);
   const key = created.stdout.trim().split("\n").at(-1)!;
   const db = await openDb({ databaseUrl: url, dataDir: "memory://", poolMax: 10 });
+  // Data kept by --reuse may be of an older build: the recording below runs before the service
+  // would migrate it.
+  await migrate(db, migrations);
   // Every table, as after any bulk load: visibility maps set, statistics fresh, and no
   // autovacuum of the new tables competing with the measurement for the two cores.
   await db.sql`vacuum analyze`;
@@ -320,6 +326,7 @@ export async function run(args: string[]) {
       maintenanceCacheMs: 3_600_000,
       questions: createQuestionCache(db.sql),
       figureBrands: createFigureBrandCache(),
+      captureIndex: createCaptureIndexCache(db.sql),
     });
     const info = {
       remoteAddr: { transport: "tcp", hostname: "127.0.0.1", port: 1 } as Deno.NetAddr,

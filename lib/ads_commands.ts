@@ -40,17 +40,17 @@ function refuse(message: string): never {
 }
 
 /**
- * After an approval: VACUUM ANALYZE the tables coverage reads (small beside the occurrences),
- * so its index-only reads of captures need not wait for autovacuum to mark the new pages
- * all-visible, and the planner knows the new row counts. Outside the approval's transaction,
- * as VACUUM must be.
+ * After an approval: VACUUM ANALYZE the captures (small beside the occurrences), so the
+ * services' reload of their coverage index (lib/capture_index.ts), which follows at once, reads
+ * them index-only instead of waiting for autovacuum to mark the new pages all-visible. Outside
+ * the approval's transaction, as VACUUM must be.
  */
 async function tidyServedTables(db: Db, warn: (line: string) => void) {
   try {
-    await db.sql`vacuum (analyze) ads_captures, ads_capture_runs`;
+    await db.sql`vacuum (analyze) ads_captures`;
   } catch (err) {
-    // The approval has committed; a failed tidy-up only delays coverage's fast path until
-    // autovacuum, so it is a warning, not a failed command.
+    // The approval has committed; a failed tidy-up only slows the coverage index's reload
+    // until autovacuum, so it is a warning, not a failed command.
     warn(
       `warning: vacuum after approval failed (${(err as Error)?.message ?? err}); ` +
         "autovacuum will catch up",

@@ -9,7 +9,6 @@ import {
   refreshKnownIds,
   SCOPE_ID,
 } from "./ads_scope.ts";
-import { refreshCaptureRuns } from "./capture_runs.ts";
 import { tupleWriter } from "./copy_binary.ts";
 import { type CopyIn, type Db, frag, type Sql } from "./db.ts";
 
@@ -493,7 +492,7 @@ async function duplicateError(
 
 /**
  * Approves a snapshot: its rows become visible and join the daily pre-aggregates, and its
- * stations' capture runs are rebuilt.
+ * captures join the services' coverage index when they next read its version.
  */
 export async function approveSeq(tx: Sql, seq: number) {
   // First, before anything is read: the approval rebuilds figures from what it reads.
@@ -501,8 +500,8 @@ export async function approveSeq(tx: Sql, seq: number) {
   // The grouping of a large snapshot sorts millions of rows; give it memory for this
   // transaction only.
   await tx`select set_config('work_mem', '256MB', true)`;
+  // Coverage follows by itself: this gives it a new version (sql/009_coverage_index.sql).
   await tx`update ads_snapshots set approved_at = now() where seq = ${seq}`;
-  await refreshCaptureRuns(tx, seq);
   await tx`
     insert into ads_daily (station_id, day, brand_ids, occurrences, duration_ms, human_ms)
     select station_id, (ad_started_at at time zone 'UTC')::date, brand_ids, count(*),

@@ -353,14 +353,15 @@ export function totalSql(scope: Scope): Fragment {
 
 /**
  * The advisory lock (transaction-scoped) under which the derived ads figures are rewritten; also
- * taken, as the number 122519921164290, by the migrations that fill or alter them (006-008).
+ * taken, as the number 122519921164290, by the migrations that fill or alter them (006-009) and
+ * by the trigger that renews the coverage version (009).
  */
 export const ADS_FIGURES_LOCK = 0x6f6e6461_0002;
 
 /**
  * Makes the commands that rewrite derived figures (grant, import, approval) take turns: each
- * deletes and rebuilds an account's figures and a station's capture runs, and two at once
- * would collide on the same keys. Held to the end of the transaction; requests never take it.
+ * deletes and rebuilds an account's figures, and two at once would collide on the same keys.
+ * Held to the end of the transaction; requests never take it.
  */
 export async function lockAdsFigures(tx: Sql): Promise<void> {
   await tx`select pg_advisory_xact_lock(${ADS_FIGURES_LOCK})`;

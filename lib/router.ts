@@ -6,6 +6,7 @@ import type { Db } from "./db.ts";
 import type { RateLimiter } from "./ratelimit.ts";
 import type { InferShape, Schema, Shape } from "./schema.ts";
 import type { LogSink } from "./log.ts";
+import type { CaptureIndexCache } from "./capture_index.ts";
 import type { FigureBrandCache } from "./figure_brands.ts";
 import type { QuestionCache } from "./question_cache.ts";
 import type { SealedParts } from "./sealed.ts";
@@ -35,6 +36,8 @@ export interface AppContext {
   questions: QuestionCache;
   /** Each account's figure brands, by version (a summary's by_brand). */
   figureBrands: FigureBrandCache;
+  /** Every approved capture per station, by version (coverage). */
+  captureIndex: CaptureIndexCache;
   /** Fault injection for tests (a crash right after a handler's commit); never set in production. */
   faults?: { afterIdempotentHandler?: () => void };
 }

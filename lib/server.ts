@@ -6,6 +6,7 @@ import type { Config } from "./config.ts";
 import { type Db, openDb } from "./db.ts";
 import { type LogSink, stdoutLog } from "./log.ts";
 import { migrate } from "./migrate.ts";
+import { createCaptureIndexCache } from "./capture_index.ts";
 import { createFigureBrandCache } from "./figure_brands.ts";
 import { createQuestionCache } from "./question_cache.ts";
 import { createRateLimiter } from "./ratelimit.ts";
@@ -65,6 +66,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     maintenanceCacheMs: options.maintenanceCacheMs ?? 1000,
     questions: createQuestionCache(db.sql),
     figureBrands: createFigureBrandCache(),
+    captureIndex: createCaptureIndexCache(db.sql),
   };
   const handler = createHandler(app);
   const server = Deno.serve(

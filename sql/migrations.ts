@@ -7,6 +7,7 @@ import m005 from "./005_billing_exports.sql" with { type: "text" };
 import m006 from "./006_account_occurrences.sql" with { type: "text" };
 import m007 from "./007_capture_run_bounds.sql" with { type: "text" };
 import m008 from "./008_summary_figures.sql" with { type: "text" };
+import m009 from "./009_coverage_index.sql" with { type: "text" };
 
 export const migrations: { name: string; text: string }[] = [
   { name: "001_core.sql", text: m001 },
@@ -17,4 +18,5 @@ export const migrations: { name: string; text: string }[] = [
   { name: "006_account_occurrences.sql", text: m006 },
   { name: "007_capture_run_bounds.sql", text: m007 },
   { name: "008_summary_figures.sql", text: m008 },
+  { name: "009_coverage_index.sql", text: m009 },
 ];

@@ -446,7 +446,7 @@ test("admin: an import of several COPY batches keeps every row exactly", async (
 });
 
 test("admin: approvals, grants and imports at the same moment all succeed", async () => {
-  // Each rebuilds the accounts' figures and the stations' capture runs: they take turns.
+  // Each rebuilds the accounts' figures and renews the coverage version: they take turns.
   await accountWithKey("acct-6", "st-1", "br-1,br-2", "ads:read");
   for (const [i, id] of ["snap-c1", "snap-c2", "snap-c3"].entries()) {
     const res = await importLines(service, [
