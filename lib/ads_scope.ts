@@ -170,7 +170,7 @@ export interface FigureSql {
    */
   brands: Fragment | null;
   /**
-   * For whole days without filters, the account's per-brand figures as one row of arrays
+   * For whole days without filters, the account's per-brand running totals as one row
    * (BrandDaysRow), to add to `brands`; null otherwise.
    */
   brandDays: Fragment | null;
@@ -179,18 +179,15 @@ export interface FigureSql {
 /**
  * A brandDays row: the version of the account's figure brands, the brands as [id, name] pairs
  * unless that version is the one the caller said it holds (null then), and their running totals
- * at the last whole day and at the day before the first (element i for pair i); null when
- * there is no data by that day.
+ * at the last whole day and at the day before the first, as base64 of the packed figures
+ * (sql/010_packed_brand_figures.sql: brand i's occurrences, duration_ms and human_ms at bytes
+ * 24 i to 24 i + 23); null when there is no data by that day.
  */
 export interface BrandDaysRow {
   figures_version: string;
   figure_brands: [string, string][] | null;
-  end_occurrences: number[] | null;
-  end_duration_ms: number[] | null;
-  end_human_ms: number[] | null;
-  start_occurrences: number[] | null;
-  start_duration_ms: number[] | null;
-  start_human_ms: number[] | null;
+  end_figures: string | null;
+  start_figures: string | null;
 }
 
 const FIGURES = frag`occurrences, duration_ms, human_ms`;
@@ -314,9 +311,7 @@ export function brandDaysSql(
            case when g.figures_version = ${heldFiguresVersion}::uuid then null
                 else g.figure_brands end
              as figure_brands,
-           e.occurrences as end_occurrences, e.duration_ms as end_duration_ms,
-           e.human_ms as end_human_ms, b.occurrences as start_occurrences,
-           b.duration_ms as start_duration_ms, b.human_ms as start_human_ms
+           e.figures as end_figures, b.figures as start_figures
       from ads_grants g
       left join ads_account_brand_days e
         on e.account_id = g.account_id and e.day = ${runningTotalDay(scope.accountId, endDay)}
@@ -353,7 +348,7 @@ export function totalSql(scope: Scope): Fragment {
 
 /**
  * The advisory lock (transaction-scoped) under which the derived ads figures are rewritten; also
- * taken, as the number 122519921164290, by the migrations that fill or alter them (006-009) and
+ * taken, as the number 122519921164290, by the migrations that fill or alter them (006-010) and
  * by the trigger that renews the coverage version (009).
  */
 export const ADS_FIGURES_LOCK = 0x6f6e6461_0002;
@@ -459,10 +454,11 @@ export async function refreshAccountFigures(tx: Sql, accountId: string): Promise
       from ads_account_daily where account_id = ${accountId}
      group by account_id, day
      order by day`;
-  // Running totals per brand as JSON arrays in the order of figure_brands (the brands that occur,
-  // sorted), one row for every day from the account's first day with data to its last, so that
-  // any whole days' figures are a difference of two rows (see runningTotalDay). The list and the arrays are
-  // written by one statement, so they cannot disagree.
+  // Running totals per brand, packed in the order of figure_brands (the brands that occur, sorted;
+  // sql/010_packed_brand_figures.sql), one row for every day from the account's first day with
+  // data to its last, so that any whole days' figures are a difference of two rows (see
+  // runningTotalDay). The list and the totals are written by one statement, so they cannot
+  // disagree.
   await tx`
     with per_day as (
       select d.day, b.id as brand_id, sum(d.occurrences) as occurrences,
@@ -499,9 +495,11 @@ export async function refreshAccountFigures(tx: Sql, accountId: string): Promise
         left join per_day p on p.day = grid.day::date and p.brand_id = l.brand_id
       window w as (partition by l.ord order by grid.day)
     )
-    insert into ads_account_brand_days (account_id, day, occurrences, duration_ms, human_ms)
-    select ${accountId}, day, json_agg(occurrences order by ord),
-           json_agg(duration_ms order by ord), json_agg(human_ms order by ord)
+    insert into ads_account_brand_days (account_id, day, figures)
+    select ${accountId}, day,
+           translate(encode(string_agg(int8send(occurrences) || int8send(duration_ms) ||
+                                         int8send(human_ms), '' order by ord), 'base64'),
+                     E'\n', '')
       from running
      group by day
      order by day`;

@@ -7,6 +7,7 @@
 // when it was loaded at another one.
 
 import type { Sql } from "./db.ts";
+import { readInt64 } from "./encoding.ts";
 
 /** A station's approved captures and their runs; instants in epoch microseconds. */
 export interface StationCaptures {
@@ -51,8 +52,7 @@ const POSTGRES_EPOCH_US = 946_684_800_000_000;
 const PACKED_CAPTURE_BYTES = 20;
 
 function micros(view: DataView, at: number): number {
-  // Two halves, exact below 2^53 microseconds: cheaper than a BigInt per instant.
-  return view.getInt32(at) * 4_294_967_296 + view.getUint32(at + 4) + POSTGRES_EPOCH_US;
+  return readInt64(view, at) + POSTGRES_EPOCH_US;
 }
 
 /** One station's captures, packed and sorted by start then end, with their runs. */

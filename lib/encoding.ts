@@ -1,6 +1,7 @@
 // Bytes as text: base64, base64url (no padding) and lower-case hex, one implementation for
-// keys, tokens, cursors, password hashes, sealed records and signatures; and the SHA-256
-// digest of a text as hex, the stored form of API keys, tokens and request hashes.
+// keys, tokens, cursors, password hashes, sealed records and signatures; the SHA-256 digest of
+// a text as hex, the stored form of API keys, tokens and request hashes; and the big-endian
+// int8 of PostgreSQL's binary forms (int8send, timestamptz_send).
 
 import { createHash } from "node:crypto";
 
@@ -42,4 +43,12 @@ export function hex(bytes: Uint8Array): string {
  */
 export function sha256Hex(text: string): string {
   return createHash("sha256").update(text).digest("hex");
+}
+
+/**
+ * The big-endian 64-bit integer at byte `at` (as int8send and timestamptz_send write it), as a
+ * number: exact for magnitudes below 2^53. Two 32-bit halves, cheaper than a BigInt each.
+ */
+export function readInt64(view: DataView, at: number): number {
+  return view.getInt32(at) * 4_294_967_296 + view.getUint32(at + 4);
 }

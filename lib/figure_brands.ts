@@ -15,6 +15,8 @@ export interface FigureBrands {
   ids: string[];
   /** `{"brand_id":…,"brand_name":…,"occurrences":` of brand i, escaped once. */
   openings: string[];
+  /** The ids are in strictly ascending order (as the refresh writes them), checked once. */
+  sorted: boolean;
 }
 
 export interface FigureBrandCache {
@@ -36,10 +38,12 @@ export function createFigureBrandCache(maxAccounts = FIGURE_BRAND_ACCOUNTS): Fig
   return {
     get: (accountId) => entries.get(accountId),
     put(accountId, version, pairs) {
+      const ids = pairs.map((pair) => pair[0]);
       const brands = {
         version,
-        ids: pairs.map((pair) => pair[0]),
+        ids,
         openings: pairs.map(([id, name]) => brandOpening(id, name)),
+        sorted: ids.every((id, i) => i === 0 || ids[i - 1] < id),
       };
       entries.delete(accountId);
       if (entries.size >= maxAccounts) entries.delete(entries.keys().next().value!);

@@ -55,8 +55,9 @@ export const routes = [
       "COVERAGE_GAP_SECONDS (default 300) between captures and at the period's edges. Only " +
       "captures of approved snapshots for granted stations within the granted period count; " +
       "this does not measure continuous operation of a station. meta.provenance lists the " +
-      "snapshots whose captures were used. data is empty when the requested and granted " +
-      "periods do not overlap.",
+      "snapshots whose captures were used, by exported_at, then id. data is empty when the " +
+      "requested and granted periods do not overlap. An approval is reflected from the next " +
+      "request on.",
     auth: apiKey("coverage:read"),
     query: { ...periodQuery, station_id: scopeId("station") },
     responses: { 200: { description: "Coverage per station.", schema: coverageSchema } },

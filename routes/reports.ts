@@ -16,6 +16,7 @@ import {
 } from "../lib/ads_scope.ts";
 import { DAY_MS, dayString, floorDay } from "../lib/period.ts";
 import { empty, frag, type Sql } from "../lib/db.ts";
+import { readInt64 } from "../lib/encoding.ts";
 import { brandOpening, type FigureBrands } from "../lib/figure_brands.ts";
 import { defineRoute, jsonText } from "../lib/router.ts";
 import { array, int, number, object, string } from "../lib/schema.ts";
@@ -55,7 +56,7 @@ function toFigures(row: FigureRow | undefined) {
 
 /**
  * Totals, per station (every station of the scope, with its name), per day (one count per
- * occurrence) and per brand, in one query. The per-brand arrays of whole days
+ * occurrence) and per brand, in one query. The per-brand running totals of whole days
  * (figures.brandDays) ride on the one 'total' row.
  */
 function summaryRows(sql: Sql, figures: FigureSql, stations: string[]) {
@@ -90,47 +91,60 @@ function summaryRows(sql: Sql, figures: FigureSql, stations: string[]) {
     ${figures.brandDays ? frag`left join (${figures.brandDays}) v on g.kind = 'total'` : empty}`;
 }
 
-/** Element i of running totals (null: no data by that day, so 0). */
-function at(totals: number[] | null | undefined): (i: number) => number {
-  // `?? 0`: were the arrays ever shorter than the pairs, a figure must not be NaN (invalid JSON).
-  return totals ? (i) => totals[i] ?? 0 : () => 0;
+/**
+ * Brand i's running total of figure k (0 occurrences, 1 duration_ms, 2 human_ms) in a day's
+ * packed totals (BrandDaysRow); 0 when there is no such day (no data by then).
+ */
+function packedTotals(base64: string | null | undefined): (i: number, k: number) => number {
+  if (!base64) return () => 0;
+  const view = new DataView(Uint8Array.fromBase64(base64).buffer);
+  // Were the totals ever shorter than the pairs, a figure must be 0, never NaN or an exception.
+  return (i, k) => i * 24 + k * 8 + 8 <= view.byteLength ? readInt64(view, i * 24 + k * 8) : 0;
 }
 
 /**
- * by_brand as JSON text, sorted by id: the whole days' arrays riding on `total` (unfiltered
- * requests), for `brands`, plus the rows per brand the query returned (the partial days, or
- * everything when filtered). Sums stay in milliseconds until the end, so seconds are exact. A
- * thousand brands are the bulk of a summary: each entry is its kept opening (names escaped
- * once, lib/figure_brands.ts) and three numbers, and the arrays' order (already by id, in the
- * usual case) is kept unless a check finds it unsorted.
+ * by_brand as JSON text, sorted by id: the whole days' running totals riding on `total`
+ * (unfiltered requests), for `brands`, plus the rows per brand the query returned (the partial
+ * days, or everything when filtered). Sums stay in milliseconds until the end, so seconds are
+ * exact. A thousand brands are the bulk of a summary: each entry is its kept opening (names
+ * escaped once, lib/figure_brands.ts) and three numbers. With whole days only and the brands in
+ * order (the usual report), entries are written straight from the totals; otherwise they are
+ * gathered, merged with the rows and sorted first.
  */
 function byBrandJson(
   total: FigureRow | undefined,
   brands: FigureBrands | undefined,
   rows: FigureRow[],
 ): string {
+  const end = packedTotals(total?.end_figures);
+  const start = packedTotals(total?.start_figures);
+  const entry = (opening: string, occurrences: number, durationMs: number, humanMs: number) =>
+    opening + occurrences + ',"duration_seconds":' + durationMs / 1000 +
+    ',"human_confirmed_duration_seconds":' + humanMs / 1000 + "}";
+  let text = "";
+  const add = (json: string) => text += (text ? "," : "") + json;
+  if (rows.length === 0 && (brands?.sorted ?? true)) {
+    for (let i = 0; i < (brands?.ids.length ?? 0); i++) {
+      const count = end(i, 0) - start(i, 0);
+      if (count === 0) continue;
+      add(entry(brands!.openings[i], count, end(i, 1) - start(i, 1), end(i, 2) - start(i, 2)));
+    }
+    return "[" + text + "]";
+  }
   const ids: string[] = [];
   const openings: string[] = [];
   const occurrences: number[] = [];
   const durationMs: number[] = [];
   const humanMs: number[] = [];
-  const [endOccurrences, endDuration, endHuman, startOccurrences, startDuration, startHuman] = [
-    total?.end_occurrences,
-    total?.end_duration_ms,
-    total?.end_human_ms,
-    total?.start_occurrences,
-    total?.start_duration_ms,
-    total?.start_human_ms,
-  ].map(at);
   const figureIds = brands?.ids ?? [];
   for (let i = 0; i < figureIds.length; i++) {
-    const count = endOccurrences(i) - startOccurrences(i);
+    const count = end(i, 0) - start(i, 0);
     if (count === 0) continue;
     ids.push(figureIds[i]);
     openings.push(brands!.openings[i]);
     occurrences.push(count);
-    durationMs.push(endDuration(i) - startDuration(i));
-    humanMs.push(endHuman(i) - startHuman(i));
+    durationMs.push(end(i, 1) - start(i, 1));
+    humanMs.push(end(i, 2) - start(i, 2));
   }
   if (rows.length) {
     const position = new Map(ids.map((id, i) => [id, i]));
@@ -154,13 +168,8 @@ function byBrandJson(
   if (ids.some((id, i) => i > 0 && ids[i - 1] >= id)) {
     order = order.sort((a, b) => ids[a] < ids[b] ? -1 : 1);
   }
-  let text = "[";
-  for (let k = 0; k < order.length; k++) {
-    const i = order[k];
-    text += (k ? "," : "") + openings[i] + occurrences[i] + ',"duration_seconds":' +
-      durationMs[i] / 1000 + ',"human_confirmed_duration_seconds":' + humanMs[i] / 1000 + "}";
-  }
-  return text + "]";
+  for (const i of order) add(entry(openings[i], occurrences[i], durationMs[i], humanMs[i]));
+  return "[" + text + "]";
 }
 
 export const routes = [
@@ -208,8 +217,8 @@ export const routes = [
           t += DAY_MS
         ) dates.push(dayString(new Date(t)));
       }
-      // The brands of the whole days' arrays: those the query returned (their version was not
-      // the one held), else the held ones when the arrays are of that version.
+      // The brands of the whole days' totals: those the query returned (their version was not
+      // the one held), else the held ones when the totals are of that version.
       const brands = total?.figure_brands
         ? app.figureBrands.put(principal.account.id, total.figures_version!, total.figure_brands)
         : held && total?.figures_version === held.version

@@ -41,3 +41,12 @@ Deno.test("figure brands: an entry's opening is the start of its by_brand object
     });
   }
 });
+
+Deno.test("figure brands: whether the ids are strictly ascending is checked once, when kept", () => {
+  const cache = createFigureBrandCache();
+  assert.equal(cache.put("a", "v1", [["br-1", "A"], ["br.0", "B"], ["br_2", "C"]]).sorted, true);
+  // As a collation other than C may order them: by_brand must then be sorted by the service.
+  assert.equal(cache.put("b", "v2", [["br.0", "B"], ["br-1", "A"]]).sorted, false);
+  assert.equal(cache.put("c", "v3", [["br.0", "B"], ["br.0", "B"]]).sorted, false);
+  assert.equal(cache.put("d", "v4", []).sorted, true);
+});

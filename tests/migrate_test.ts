@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { openDb } from "../lib/db.ts";
 import { migrate } from "../lib/migrate.ts";
 import { ADS_FIGURES_LOCK } from "../lib/ads_scope.ts";
+import { readInt64 } from "../lib/encoding.ts";
 import { migrations } from "../sql/migrations.ts";
 import { freshDatabase, PG_FALLBACK_URL, PG_URL, test } from "./_server.ts";
 
@@ -94,7 +95,7 @@ test("migrate: the bundled migrations apply cleanly on an empty database", async
   });
 });
 
-test("migrate: 007 to 009 wait for an admin command in progress instead of deadlocking with it", async () => {
+test("migrate: 007 to 010 wait for an admin command in progress instead of deadlocking with it", async () => {
   // An approval or a grant takes the admin commands' lock, then writes the capture runs, the
   // grant row and the snapshots; the migrations alter those tables. Were the table locks taken
   // first, each would wait for the other. Needs two connections to one database, so always on
@@ -115,6 +116,7 @@ test("migrate: 007 to 009 wait for an admin command in progress instead of deadl
       await tx`delete from ads_capture_runs`;
       await tx`update ads_grants set updated_at = now()`;
       await tx`update ads_snapshots set approved_at = approved_at`;
+      await tx`delete from ads_account_brand_days`;
     });
     await pending;
     assert.equal(migrated, true);
@@ -123,6 +125,44 @@ test("migrate: 007 to 009 wait for an admin command in progress instead of deadl
     await starting.close();
     await database.drop();
   }
+});
+
+test("migrate: 010 packs the JSON running totals exactly, large numbers and empty lists included", async () => {
+  await withDb(async (db) => {
+    const upTo = (name: string) =>
+      migrations.slice(0, migrations.findIndex((m) => m.name === name));
+    await migrate(db, upTo("010_packed_brand_figures.sql"));
+    const big = 2 ** 52 - 1; // beyond int4, and the largest a summary adds exactly
+    const days = [
+      { day: "2026-01-01", figures: [[0, 5, 2 ** 31], [12, 34_000, 0], [big, 1, 7]] },
+      { day: "2026-01-02", figures: [] as number[][] },
+    ];
+    await db.sql`insert into ads_accounts (id, name) values ('a', 'A')`;
+    for (const { day, figures } of days) {
+      await db.sql`
+        insert into ads_account_brand_days (account_id, day, occurrences, duration_ms, human_ms)
+        values ('a', ${day}::date, ${JSON.stringify(figures.map((f) => f[0]))}::json,
+                ${JSON.stringify(figures.map((f) => f[1]))}::json,
+                ${JSON.stringify(figures.map((f) => f[2]))}::json)`;
+    }
+    await migrate(db, migrations);
+    const rows = await db.sql<{ day: string; figures: string }>`
+      select day::text, figures from ads_account_brand_days
+       order by day`;
+    assert.deepEqual(
+      rows.map((row) => {
+        const view = new DataView(Uint8Array.fromBase64(row.figures).buffer);
+        return {
+          day: row.day,
+          figures: Array.from(
+            { length: view.byteLength / 24 },
+            (_, i) => [0, 1, 2].map((k) => readInt64(view, i * 24 + k * 8)),
+          ),
+        };
+      }),
+      days,
+    );
+  });
 });
 
 test("migrate: a migration that takes the admin commands' lock takes theirs, first", () => {
@@ -134,6 +174,7 @@ test("migrate: a migration that takes the admin commands' lock takes theirs, fir
     "007_capture_run_bounds.sql",
     "008_summary_figures.sql",
     "009_coverage_index.sql",
+    "010_packed_brand_figures.sql",
   ]);
   for (const m of locking) {
     const calls = [...m.text.matchAll(/pg_advisory_xact_lock\((\d+)\)/g)].map((c) => Number(c[1]));
