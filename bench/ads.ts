@@ -26,6 +26,7 @@ import { allRoutes } from "../routes/index.ts";
 import { migrations } from "../sql/migrations.ts";
 import { brandId, stationId, writeDataset } from "./ads_data.ts";
 import { connectHttp1 } from "./http1.ts";
+import { machineLine } from "./machine.ts";
 
 const DAY = 86_400_000;
 const DATABASE = "onda_bench_ads";
@@ -201,13 +202,13 @@ export async function run(args: string[]) {
     await admin.unsafe(`drop database if exists ${DATABASE} with (force)`);
     await admin.unsafe(`create database ${DATABASE}`);
   }
-  await admin.end();
-
   console.log(
     `# ads benchmark: ${options.rows.toLocaleString("en")} occurrences, ` +
       `${options.concurrency} clients, ${options.seconds} s per endpoint, ` +
       `${options.pool} PostgreSQL connections, ${options.warmup} s unmeasured warm-up per run`,
   );
+  console.log(await machineLine(admin));
+  await admin.end();
   if (!reuse) {
     const path = await Deno.makeTempFile({ prefix: "onda_bench_ads_", suffix: ".ndjson" });
     try {
@@ -279,6 +280,8 @@ export async function run(args: string[]) {
   // they trigger does not write them out during the first measurement. Needs a superuser or
   // pg_checkpoint; without either, the measurement runs as it is.
   await db.sql`checkpoint`.catch(() => console.log("(no checkpoint: not permitted)"));
+  // Again: a shared machine's speed changes within a run (seen: 1.6x from one minute to the next).
+  console.log(await machineLine(db.raw.postgres!));
 
   // The request pool: 31-day windows (whole UTC days, as reports ask for) at random places
   // in the two years, a few pages deep for /ads.

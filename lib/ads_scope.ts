@@ -42,8 +42,12 @@ export interface Scope {
   accountId: string;
   /** The grant version the key lookup saw (see grantedBrandsSql). */
   scopeVersion: number;
+  /** The brand_id filter, if any. */
+  brandId: string | null;
   /** No brand filter: whole days may come from the account's own pre-aggregates. */
   accountFigures: boolean;
+  /** No station filter: pages may come from the account's own visible rows. */
+  accountRows: boolean;
   /** No filter at all: so may the per-brand figures. */
   accountBrandFigures: boolean;
 }
@@ -103,7 +107,9 @@ export function resolveScope(principal: AdsPrincipal, query: ScopeQuery, now: Da
     empty: period === null || stations.length === 0 || principal.brandCount === 0,
     accountId: principal.account.id,
     scopeVersion: principal.scopeVersion,
+    brandId: query.brand_id ?? null,
     accountFigures: query.brand_id === undefined,
+    accountRows: query.station_id === undefined,
     accountBrandFigures: query.brand_id === undefined && query.station_id === undefined,
   };
 }
@@ -123,34 +129,17 @@ export function anyBrandIn(column: Fragment, brands: Fragment): Fragment {
 }
 
 /**
- * `o.station_id` is one of the scope's stations. One station (a station_id filter) is an
- * equality the (station_id, ad_started_at) index serves in time order. For a page (`ordered`),
- * many stations are checked on rows read in time order instead: hidden from the planner
- * (`is true`), so a prepared statement's generic plan cannot pick the station index and sort a
- * whole month. Rows to aggregate (the partial days of a report, less than a day at each end)
- * need no order: the station index then reads only the scope's stations, instead of every
- * station's rows in that time (a quarter of them for a 50-of-200-station grant).
+ * Conditions on `ads_occurrences o` for the rows visible in the scope between from and until.
+ * Its stations are named, so the (station_id, ad_started_at, id) index reads only theirs: one (a
+ * station_id filter, a page) in time order, or several (the partial days of a report) in any.
  */
-function stationCondition(scope: Scope, ordered: boolean): Fragment {
-  return scope.stations.length === 1
-    ? frag`o.station_id = ${scope.stations[0]}`
-    : ordered
-    ? frag`(o.station_id = any(${scope.stations}::text[])) is true`
-    : frag`o.station_id = any(${scope.stations}::text[])`;
-}
-
-/**
- * Conditions on `ads_occurrences o` for the rows visible in the scope between from and until;
- * `ordered` when they are read in (ad_started_at, id) order, for a page.
- */
-export function visibleOccurrences(
-  scope: Scope,
-  from: Date,
-  until: Date,
-  ordered: boolean,
-): Fragment {
+export function visibleOccurrences(scope: Scope, from: Date, until: Date): Fragment {
   return frag`o.review_state = 'confirmed'
-    and ${stationCondition(scope, ordered)}
+    and ${
+    scope.stations.length === 1
+      ? frag`o.station_id = ${scope.stations[0]}`
+      : frag`o.station_id = any(${scope.stations}::text[])`
+  }
     and o.ad_started_at >= ${from}::timestamptz and o.ad_started_at < ${until}::timestamptz
     and ${anyBrandIn(frag`o.brand_ids`, scope.matchBrandsSql)}
     and o.snapshot_seq in (select seq from ads_snapshots where approved_at is not null)`;
@@ -206,7 +195,7 @@ export function figureSql(scope: Scope, heldFiguresVersion: string | null = null
             1::int8 as occurrences, o.duration_ms::int8 as duration_ms,
             (case when o.duration_precision = 'human_confirmed' then o.duration_ms else 0 end)::int8
               as human_ms
-       from ads_occurrences o where ${visibleOccurrences(scope, from, to, false)}`;
+       from ads_occurrences o where ${visibleOccurrences(scope, from, to)}`;
   const brandsOf = (source: Fragment) =>
     frag`select b.id as brand_id, r.occurrences, r.duration_ms, r.human_ms
        from ${source} r

@@ -13,7 +13,7 @@ import {
   totalSql,
   visibleOccurrences,
 } from "../lib/ads_scope.ts";
-import { frag, type Fragment } from "../lib/db.ts";
+import { empty, frag, type Fragment } from "../lib/db.ts";
 import { isoUtc } from "../lib/period.ts";
 import { defineRoute, json } from "../lib/router.ts";
 import { array, boolean, enumOf, int, number, object, optional, string } from "../lib/schema.ts";
@@ -55,10 +55,11 @@ interface OccurrenceRow {
 
 /**
  * The page: OccurrenceRow columns and `total` (the scalar subquery given, evaluated once) in
- * (ad_started_at, id) order. Without filters, the account's own visible rows
+ * (ad_started_at, id) order. Without a station filter, the account's own visible rows
  * (ads_account_occurrences), which already hold the station name and the granted brands with
- * their names: every entry read is served as it is. With a station or brand filter,
- * ads_occurrences with the scope checked row by row (see visibleOccurrences), and the names
+ * their names: read in page order, every entry is served as it is, or, with a brand filter, once
+ * its brands are checked. With a station filter, that station's rows of ads_occurrences in page
+ * order (its index), with the scope checked row by row (see visibleOccurrences), and the names
  * looked up for the page's rows only.
  */
 export function pageSql(
@@ -69,13 +70,14 @@ export function pageSql(
   offset: number,
   total: Fragment,
 ) {
-  if (scope.accountBrandFigures) {
+  if (scope.accountRows) {
     return frag`
       select v.id, v.station_id, v.station_name, v.ad_started_at, v.ad_ended_at, v.duration_ms,
              v.duration_precision, 'confirmed'::text as review_state, v.brands, ${total} as total
         from ads_account_occurrences v
        where v.account_id = ${scope.accountId}
          and v.ad_started_at >= ${since}::timestamptz and v.ad_started_at < ${until}::timestamptz
+         ${scope.brandId === null ? empty : frag`and ${scope.brandId}::text = any(v.brand_ids)`}
          -- The grant version the key lookup saw, as the filtered path and the total ask for:
          -- a grant replaced meanwhile gives an empty page, never rows of two grants.
          and exists (select from ads_grants g where g.account_id = ${scope.accountId}
@@ -96,7 +98,7 @@ export function pageSql(
       from (select o.id, o.station_id, o.ad_started_at, o.ad_ended_at, o.duration_ms,
                    o.duration_precision, o.review_state, o.brand_ids
               from ads_occurrences o
-             where ${visibleOccurrences(scope, since, until, true)}
+             where ${visibleOccurrences(scope, since, until)}
              order by o.ad_started_at, o.id
              limit ${limit} offset ${offset}) p
       join ads_stations s on s.id = p.station_id

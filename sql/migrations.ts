@@ -9,6 +9,7 @@ import m007 from "./007_capture_run_bounds.sql" with { type: "text" };
 import m008 from "./008_summary_figures.sql" with { type: "text" };
 import m009 from "./009_coverage_index.sql" with { type: "text" };
 import m010 from "./010_packed_brand_figures.sql" with { type: "text" };
+import m011 from "./011_drop_occurrence_time_index.sql" with { type: "text" };
 
 export const migrations: { name: string; text: string }[] = [
   { name: "001_core.sql", text: m001 },
@@ -21,4 +22,5 @@ export const migrations: { name: string; text: string }[] = [
   { name: "008_summary_figures.sql", text: m008 },
   { name: "009_coverage_index.sql", text: m009 },
   { name: "010_packed_brand_figures.sql", text: m010 },
+  { name: "011_drop_occurrence_time_index.sql", text: m011 },
 ];

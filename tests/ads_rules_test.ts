@@ -279,11 +279,12 @@ test("ads: a request reads one version of the grant, never brands of a later one
     ${brandDaysSql({ accountId: "acme", scopeVersion: version }, ...days)}`;
   assert.equal(freshDays.length, 1);
   assert.ok(freshDays[0].figure_brands.length > 0);
-  // And for a page without filters, read from the account's own visible rows.
-  const page = (scopeVersion: number) =>
-    service.db.sql`${
+  // And for a page without a station filter, read from the account's own visible rows, with
+  // or without a brand filter.
+  const page = (scopeVersion: number, brandId: string | null = null) =>
+    service.db.sql<{ brands: { id: string }[] }>`${
       pageSql(
-        { accountBrandFigures: true, accountId: "acme", scopeVersion } as never,
+        { accountRows: true, brandId, accountId: "acme", scopeVersion } as never,
         new Date(acme.since),
         new Date(acme.until),
         100,
@@ -292,7 +293,11 @@ test("ads: a request reads one version of the grant, never brands of a later one
       )
     }`;
   assert.equal((await page(version - 1)).length, 0, "a stale version reads no rows");
-  assert.ok((await page(version)).length > 0);
+  const rows = await page(version);
+  assert.ok(rows.length > 0);
+  const brand = rows[0].brands[0].id;
+  assert.equal((await page(version - 1, brand)).length, 0, "nor with a brand filter");
+  assert.ok((await page(version, brand)).length > 0);
 });
 
 test("ads: rate limit is 60 per rolling minute per key, with headers and Retry-After", async () => {
