@@ -7,6 +7,7 @@ import { ApiError } from "./errors.ts";
 import { dateTime, nullable, object, optional, string } from "./schema.ts";
 import {
   ceilDay,
+  DAY_MS,
   dayString,
   effectivePeriod,
   floorDay,
@@ -166,17 +167,30 @@ export interface FigureSql {
 }
 
 /**
- * A brandDays row: the version of the account's figure brands, the brands as [id, name] pairs
- * unless that version is the one the caller said it holds (null then), and their running totals
- * at the last whole day and at the day before the first, as base64 of the packed figures
- * (sql/010_packed_brand_figures.sql: brand i's occurrences, duration_ms and human_ms at bytes
- * 24 i to 24 i + 23); null when there is no data by that day.
+ * A brandDays row: the version of the account's figures, the brands as [id, name] pairs unless
+ * that version is the one the caller said it holds (null then), and their running totals at the
+ * last whole day and at the day before the first: each day's date (null when there is no data by
+ * then) and its figures as base64 of the packed integers (sql/010_packed_brand_figures.sql: brand
+ * i's occurrences, duration_ms and human_ms at bytes 24 i to 24 i + 23), null when there is no
+ * data or when the caller said it holds that day's figures at that version.
  */
 export interface BrandDaysRow {
   figures_version: string;
   figure_brands: [string, string][] | null;
+  end_day: string | null;
   end_figures: string | null;
+  start_day: string | null;
   start_figures: string | null;
+}
+
+/**
+ * What a caller keeps of an account's figures: their version, and the running-total days
+ * (YYYY-MM-DD) among the two a summary reads whose figures it holds at that version.
+ */
+export interface HeldFigures {
+  version: string;
+  endDay: string | null;
+  startDay: string | null;
 }
 
 const FIGURES = frag`occurrences, duration_ms, human_ms`;
@@ -188,7 +202,7 @@ const FIGURES = frag`occurrences, duration_ms, human_ms`;
  * ads_daily per station, day and brand set. The partial first and last day always come from
  * raw rows, so the figures stay exact to the millisecond.
  */
-export function figureSql(scope: Scope, heldFiguresVersion: string | null = null): FigureSql {
+export function figureSql(scope: Scope, held: HeldFigures | null = null): FigureSql {
   const { since, until } = scope.period!;
   const raw = (from: Date, to: Date) =>
     frag`select o.station_id, (o.ad_started_at at time zone 'UTC')::date as day, o.brand_ids,
@@ -263,9 +277,7 @@ export function figureSql(scope: Scope, heldFiguresVersion: string | null = null
       frag`select day, ${FIGURES} from raw_rows`,
     )
     : frag`select day, ${FIGURES} from (${stationDays}) s`;
-  const brandDays = scope.accountBrandFigures
-    ? brandDaysSql(scope, firstDay, endDay, heldFiguresVersion)
-    : null;
+  const brandDays = scope.accountBrandFigures ? brandDaysSql(scope, firstDay, endDay, held) : null;
   const brands = scope.accountBrandFigures
     ? (edges.length ? brandsOf(frag`raw_rows`) : null)
     : scope.accountFigures
@@ -285,28 +297,46 @@ export function figureSql(scope: Scope, heldFiguresVersion: string | null = null
  * The account's per-brand running totals at the last whole day and at the day before the first
  * (a BrandDaysRow): by_brand over whole days is their difference, two rows whatever the number
  * of brands. Read only at the grant version the key lookup saw, like grantedBrandsSql: a grant
- * replaced in between yields no row rather than another grant's brands. The [id, name] pairs come
- * along unless `heldFiguresVersion` (one the caller keeps them for, or null) is current: read in
- * the same statement as the totals, they always match them.
+ * replaced in between yields no row rather than another grant's brands. The [id, name] pairs and
+ * each day's figures come along unless `held` says the caller keeps them at the version that is
+ * current: read in the same statement as that version, kept ones always match it. A day's
+ * figures not sent are not read either (they are stored out of line).
  */
 export function brandDaysSql(
   scope: Pick<Scope, "accountId" | "scopeVersion">,
   firstDay: Date,
   endDay: Date,
-  heldFiguresVersion: string | null = null,
+  held: HeldFigures | null = null,
 ): Fragment {
+  const current = frag`g.figures_version = ${held?.version ?? null}::uuid`;
   return frag`
     select g.figures_version,
-           case when g.figures_version = ${heldFiguresVersion}::uuid then null
-                else g.figure_brands end
-             as figure_brands,
-           e.figures as end_figures, b.figures as start_figures
+           case when ${current} then null else g.figure_brands end as figure_brands,
+           e.day::text as end_day,
+           case when ${current} and e.day = ${held?.endDay ?? null}::date then null
+                else e.figures end as end_figures,
+           b.day::text as start_day,
+           case when ${current} and b.day = ${held?.startDay ?? null}::date then null
+                else b.figures end as start_figures
       from ads_grants g
       left join ads_account_brand_days e
         on e.account_id = g.account_id and e.day = ${runningTotalDay(scope.accountId, endDay)}
       left join ads_account_brand_days b
         on b.account_id = g.account_id and b.day = ${runningTotalDay(scope.accountId, firstDay)}
      where g.account_id = ${scope.accountId} and g.scope_version = ${scope.scopeVersion}`;
+}
+
+/**
+ * The running-total days a summary of whole days within `period` subtracts (brandDaysSql), as
+ * YYYY-MM-DD, before either is clamped to the account's last day with data; null when the
+ * period holds no whole day.
+ */
+export function runningTotalDays(period: Period): { endDay: string; startDay: string } | null {
+  const firstDay = ceilDay(period.since);
+  const endDay = floorDay(period.until);
+  if (firstDay >= endDay) return null;
+  const dayBefore = (day: Date) => dayString(new Date(day.getTime() - DAY_MS));
+  return { endDay: dayBefore(endDay), startDay: dayBefore(firstDay) };
 }
 
 /**

@@ -1,14 +1,21 @@
 // Each account's figure brands (ads_grants.figure_brands: the brands of its per-brand running
 // totals, as [id, name] pairs) kept in memory by version, with every brand's by_brand entry
-// opened as JSON text, so that a summary neither reads nor escapes a thousand names per request.
+// opened as JSON text, so that a summary neither reads nor escapes a thousand names per request;
+// and the days of running totals it has read, decoded, so that it need not read them again.
 //
-// An entry never goes stale: a change to the pairs gives the grant a new figures_version
-// (sql/008_summary_figures.sql), and a summary's query returns the pairs whenever the version it
-// finds is not the one kept. Versions are random UUIDs: none is ever issued twice, to this account
-// or another.
+// An entry never goes stale: a change to the pairs or to the running totals gives the grant a new
+// figures_version (sql/008_summary_figures.sql, sql/012_brand_days_version.sql), and a summary's
+// query returns the pairs and the days whenever the version it finds is not the one kept.
+// Versions are random UUIDs: none is ever issued twice, to this account or another.
 
 /** How many accounts' brands are kept; past that the oldest entry makes room. */
 export const FIGURE_BRAND_ACCOUNTS = 256;
+
+/**
+ * Bytes of decoded running totals kept for all accounts together (24 kB a day for 1,000
+ * brands: some 2,700 days); past that the day kept longest ago makes room.
+ */
+export const FIGURE_DAY_BYTES = 64 * 1024 * 1024;
 
 export interface FigureBrands {
   version: string;
@@ -17,12 +24,22 @@ export interface FigureBrands {
   openings: string[];
   /** The ids are in strictly ascending order (as the refresh writes them), checked once. */
   sorted: boolean;
+  /**
+   * Running totals by day (YYYY-MM-DD), decoded, read at this version: a summary's query leaves
+   * out the days the service holds (lib/ads_scope.ts brandDaysSql).
+   */
+  days: Map<string, DataView>;
 }
 
 export interface FigureBrandCache {
   get(accountId: string): FigureBrands | undefined;
   /** Keeps the pairs a query returned with their version, and returns them ready to use. */
   put(accountId: string, version: string, pairs: [string, string][]): FigureBrands;
+  /**
+   * Keeps a day's running totals read at `brands.version` with the account's entry, if `brands`
+   * is still that entry, within FIGURE_DAY_BYTES.
+   */
+  keepDay(accountId: string, brands: FigureBrands, day: string, figures: DataView): void;
 }
 
 /** The start of a by_brand entry, up to its first figure. */
@@ -32,9 +49,23 @@ export function brandOpening(id: string, name: string | null): string {
   },"occurrences":`;
 }
 
-export function createFigureBrandCache(maxAccounts = FIGURE_BRAND_ACCOUNTS): FigureBrandCache {
-  // A Map iterates in insertion order, so its first key is the oldest entry.
+export function createFigureBrandCache(
+  maxAccounts = FIGURE_BRAND_ACCOUNTS,
+  maxDayBytes = FIGURE_DAY_BYTES,
+): FigureBrandCache {
+  // A Map and a Set iterate in insertion order, so their first item is the oldest.
   const entries = new Map<string, FigureBrands>();
+  const keptDays = new Set<{ brands: FigureBrands; day: string; bytes: number }>();
+  let dayBytes = 0;
+  const forget = (kept: { brands: FigureBrands; day: string; bytes: number }) => {
+    keptDays.delete(kept);
+    kept.brands.days.delete(kept.day);
+    dayBytes -= kept.bytes;
+  };
+  const drop = (brands: FigureBrands | undefined) => {
+    if (!brands?.days.size) return;
+    for (const kept of keptDays) if (kept.brands === brands) forget(kept);
+  };
   return {
     get: (accountId) => entries.get(accountId),
     put(accountId, version, pairs) {
@@ -44,11 +75,26 @@ export function createFigureBrandCache(maxAccounts = FIGURE_BRAND_ACCOUNTS): Fig
         ids,
         openings: pairs.map(([id, name]) => brandOpening(id, name)),
         sorted: ids.every((id, i) => i === 0 || ids[i - 1] < id),
+        days: new Map<string, DataView>(),
       };
+      drop(entries.get(accountId));
       entries.delete(accountId);
-      if (entries.size >= maxAccounts) entries.delete(entries.keys().next().value!);
+      if (entries.size >= maxAccounts) {
+        const oldest = entries.keys().next().value!;
+        drop(entries.get(oldest));
+        entries.delete(oldest);
+      }
       entries.set(accountId, brands);
       return brands;
+    },
+    keepDay(accountId, brands, day, figures) {
+      // Only for the entry in use: a replaced one would hold bytes nobody reads.
+      if (entries.get(accountId) !== brands || brands.days.has(day)) return;
+      brands.days.set(day, figures);
+      const kept = { brands, day, bytes: figures.byteLength };
+      keptDays.add(kept);
+      dayBytes += kept.bytes;
+      while (dayBytes > maxDayBytes) forget(keptDays.values().next().value!);
     },
   };
 }

@@ -5,6 +5,7 @@ import {
   type BrandDaysRow,
   type FigureSql,
   figureSql,
+  type HeldFigures,
   leadingCtes,
   newestOccurrenceSnapshot,
   NOTICE_ADS,
@@ -12,6 +13,7 @@ import {
   periodMetaSchema,
   periodQuery,
   resolveScope,
+  runningTotalDays,
   scopeId,
 } from "../lib/ads_scope.ts";
 import { DAY_MS, dayString, floorDay } from "../lib/period.ts";
@@ -91,20 +93,24 @@ function summaryRows(sql: Sql, figures: FigureSql, stations: string[]) {
     ${figures.brandDays ? frag`left join (${figures.brandDays}) v on g.kind = 'total'` : empty}`;
 }
 
+/** A day's packed running totals (BrandDaysRow), decoded. */
+function decodeFigures(base64: string): DataView {
+  return new DataView(Uint8Array.fromBase64(base64).buffer);
+}
+
 /**
  * Brand i's running total of figure k (0 occurrences, 1 duration_ms, 2 human_ms) in a day's
- * packed totals (BrandDaysRow); 0 when there is no such day (no data by then).
+ * decoded totals; 0 when there is no such day (no data by then).
  */
-function packedTotals(base64: string | null | undefined): (i: number, k: number) => number {
-  if (!base64) return () => 0;
-  const view = new DataView(Uint8Array.fromBase64(base64).buffer);
+function packedTotals(view: DataView | null): (i: number, k: number) => number {
+  if (!view) return () => 0;
   // Were the totals ever shorter than the pairs, a figure must be 0, never NaN or an exception.
   return (i, k) => i * 24 + k * 8 + 8 <= view.byteLength ? readInt64(view, i * 24 + k * 8) : 0;
 }
 
 /**
- * by_brand as JSON text, sorted by id: the whole days' running totals riding on `total`
- * (unfiltered requests), for `brands`, plus the rows per brand the query returned (the partial
+ * by_brand as JSON text, sorted by id: the whole days' running totals (unfiltered requests),
+ * for `brands`, plus the rows per brand the query returned (the partial
  * days, or everything when filtered). Sums stay in milliseconds until the end, so seconds are
  * exact. A thousand brands are the bulk of a summary: each entry is its kept opening (names
  * escaped once, lib/figure_brands.ts) and three numbers. With whole days only and the brands in
@@ -112,12 +118,13 @@ function packedTotals(base64: string | null | undefined): (i: number, k: number)
  * gathered, merged with the rows and sorted first.
  */
 function byBrandJson(
-  total: FigureRow | undefined,
+  endFigures: DataView | null,
+  startFigures: DataView | null,
   brands: FigureBrands | undefined,
   rows: FigureRow[],
 ): string {
-  const end = packedTotals(total?.end_figures);
-  const start = packedTotals(total?.start_figures);
+  const end = packedTotals(endFigures);
+  const start = packedTotals(startFigures);
   const entry = (opening: string, occurrences: number, durationMs: number, humanMs: number) =>
     opening + occurrences + ',"duration_seconds":' + durationMs / 1000 +
     ',"human_confirmed_duration_seconds":' + humanMs / 1000 + "}";
@@ -194,10 +201,22 @@ export const routes = [
     handler: async ({ app, principal, query }) => {
       const scope = resolveScope(principal, query, app.clock());
       const exportedAt = newestOccurrenceSnapshot(principal);
+      // What the service keeps of the account's figures, taken before the query, so that a day
+      // the query leaves out is still at hand whatever other requests keep meanwhile.
       const held = app.figureBrands.get(principal.account.id);
+      const totalDays = scope.period ? runningTotalDays(scope.period) : null;
+      const heldEnd = totalDays ? held?.days.get(totalDays.endDay) : undefined;
+      const heldStart = totalDays ? held?.days.get(totalDays.startDay) : undefined;
+      const heldFigures: HeldFigures | null = held
+        ? {
+          version: held.version,
+          endDay: heldEnd ? totalDays!.endDay : null,
+          startDay: heldStart ? totalDays!.startDay : null,
+        }
+        : null;
       const rows = scope.empty
         ? []
-        : await summaryRows(app.db.sql, figureSql(scope, held?.version ?? null), scope.stations);
+        : await summaryRows(app.db.sql, figureSql(scope, heldFigures), scope.stations);
       // One pass: a filtered summary still has a row per brand, a thousand for a large grant.
       let total: FigureRow | undefined;
       const stations = new Map<string | null, FigureRow>();
@@ -224,6 +243,25 @@ export const routes = [
         : held && total?.figures_version === held.version
         ? held
         : undefined;
+      // A day's figures: sent (then kept for the next request), or left out because the ones
+      // held are current, or none (no data by that day).
+      const figuresOf = (
+        day: string | null | undefined,
+        sent: string | null | undefined,
+        kept: DataView | undefined,
+      ) => {
+        // Empty text is a day with no figure brands, not a day left out.
+        if (sent !== null && sent !== undefined) {
+          const view = decodeFigures(sent);
+          if (brands && day) app.figureBrands.keepDay(principal.account.id, brands, day, view);
+          return view;
+        }
+        if (!day) return null;
+        if (!kept) throw new Error(`running totals of ${day} neither sent nor held`);
+        return kept;
+      };
+      const endFigures = figuresOf(total?.end_day, total?.end_figures, heldEnd);
+      const startFigures = figuresOf(total?.start_day, total?.start_figures, heldStart);
       const byStation = scope.empty ? [] : scope.stations.map((id) => ({
         station_id: id,
         station_name: stations.get(id)?.name ?? id,
@@ -239,7 +277,7 @@ export const routes = [
       return jsonText(
         `{"data":{"totals":${JSON.stringify(toFigures(total))},` +
           `"by_station":${JSON.stringify(byStation)},` +
-          `"by_brand":${byBrandJson(total, brands, brandFigureRows)},` +
+          `"by_brand":${byBrandJson(endFigures, startFigures, brands, brandFigureRows)},` +
           `"by_day":${JSON.stringify(byDay)}},"meta":${JSON.stringify(meta)}}`,
       );
     },

@@ -13,7 +13,12 @@ import {
   type Occ,
 } from "./_ads_fixture.ts";
 import { body, startTestService, test } from "./_server.ts";
-import { brandDaysSql, grantedBrandsSql } from "../lib/ads_scope.ts";
+import {
+  type BrandDaysRow,
+  brandDaysSql,
+  grantedBrandsSql,
+  type HeldFigures,
+} from "../lib/ads_scope.ts";
 import { migrations } from "../sql/migrations.ts";
 import { pageSql } from "../routes/ads.ts";
 import { frag } from "../lib/db.ts";
@@ -64,28 +69,55 @@ test("ads: every data response is compact JSON, exactly as JSON.stringify writes
   }
 });
 
-test("summary: an account's figure brands come along only when their version is not the one held", async () => {
-  const versions = await service.db.sql<{ account_id: string; figures_version: string }>`
-    select account_id, figures_version from ads_grants order by account_id`;
-  assert.ok(versions.length >= 2);
-  assert.equal(new Set(versions.map((v) => v.figures_version)).size, versions.length);
+test("summary: an account's figure brands and running totals come along only when their version is not the one held", async () => {
+  const versions = async () =>
+    new Map(
+      (await service.db.sql<{ account_id: string; figures_version: string }>`
+        select account_id, figures_version from ads_grants`).map((v) => [
+        v.account_id,
+        v.figures_version,
+      ]),
+    );
+  const before = await versions();
+  assert.ok(before.size >= 2);
+  assert.equal(new Set(before.values()).size, before.size, "a version per account");
   const [{ scope_version: scopeVersion }] = await service.db.sql<{ scope_version: number }>`
     select scope_version from ads_grants where account_id = 'acme'`;
-  const held = versions.find((v) => v.account_id === "acme")!.figures_version;
-  const days = [new Date(acme.since + DAY), new Date(acme.since + 3 * DAY)] as const;
-  const read = async (version: string | null) =>
-    (await service.db.sql<{ figures_version: string; figure_brands: unknown[] | null }>`
-      ${brandDaysSql({ accountId: "acme", scopeVersion }, ...days, version)}`)[0];
-  assert.equal((await read(held)).figure_brands, null, "the held version: no pairs");
-  assert.equal((await read(held)).figures_version, held);
-  assert.ok((await read(null)).figure_brands!.length > 0, "none held: the pairs");
-  const other = versions.find((v) => v.account_id !== "acme")!.figures_version;
-  assert.ok((await read(other)).figure_brands!.length > 0, "another account's version: the pairs");
-  // The same grant again writes the same pairs: the version, and the service's copy, stay.
+  const held = before.get("acme")!;
+  // Whole days well inside the grant, so that both running-total days have data.
+  const days = [new Date(acme.since + 3 * DAY), new Date(acme.since + 6 * DAY)] as const;
+  const read = async (figures: HeldFigures | null) =>
+    (await service.db.sql<BrandDaysRow>`
+      ${brandDaysSql({ accountId: "acme", scopeVersion }, ...days, figures)}`)[0];
+  const none = await read(null);
+  assert.ok(none.figure_brands!.length > 0, "none held: the pairs");
+  assert.ok(none.end_day && none.end_figures, "none held: the last day's totals");
+  assert.ok(none.start_day && none.start_figures, "none held: the first day's totals");
+  const pairsOnly = await read({ version: held, endDay: null, startDay: null });
+  assert.equal(pairsOnly.figure_brands, null, "the held version: no pairs");
+  assert.equal(pairsOnly.figures_version, held);
+  assert.equal(pairsOnly.end_figures, none.end_figures, "days not held are sent");
+  const daysHeld = { version: held, endDay: none.end_day, startDay: none.start_day };
+  const all = await read(daysHeld);
+  assert.deepEqual(
+    [all.figure_brands, all.end_day, all.end_figures, all.start_day, all.start_figures],
+    [null, none.end_day, null, none.start_day, null],
+    "held days at the current version: only their dates",
+  );
+  const other = [...before].find(([account]) => account !== "acme")![1];
+  const stale = await read({ ...daysHeld, version: other });
+  assert.ok(stale.figure_brands!.length > 0, "another version: the pairs");
+  assert.equal(stale.end_figures, none.end_figures, "another version: the days");
+  assert.equal(stale.start_figures, none.start_figures);
+  // A grant rewrites the running totals, even with the same pairs: a new version for that
+  // account only, and the days come along again.
   await grantTo(service, "acme", acme);
-  const [{ v }] = await service.db.sql<{ v: string }>`
-    select figures_version as v from ads_grants where account_id = 'acme'`;
-  assert.equal(v, held, "an unchanged list keeps its version");
+  const after = await versions();
+  assert.notEqual(after.get("acme"), held, "rewritten totals, another version");
+  for (const [account, version] of after) {
+    if (account !== "acme") assert.equal(version, before.get(account), account);
+  }
+  assert.equal((await read(daysHeld)).end_figures, none.end_figures);
 });
 
 test("ads: missing, malformed, invalid or revoked key is 401 with WWW-Authenticate", async () => {

@@ -50,3 +50,32 @@ Deno.test("figure brands: whether the ids are strictly ascending is checked once
   assert.equal(cache.put("c", "v3", [["br.0", "B"], ["br.0", "B"]]).sorted, false);
   assert.equal(cache.put("d", "v4", []).sorted, true);
 });
+
+Deno.test("figure brands: running-total days are kept per version within the byte budget, oldest out first", () => {
+  const figures = (bytes: number) => new DataView(new ArrayBuffer(bytes));
+  const cache = createFigureBrandCache(2, 100);
+  const a = cache.put("a", "v1", [["br.1", "One"]]);
+  const b = cache.put("b", "v2", [["br.2", "Two"]]);
+  const first = figures(40);
+  cache.keepDay("a", a, "2026-01-01", first);
+  cache.keepDay("a", a, "2026-01-01", figures(40)); // already kept: neither replaced nor counted
+  assert.equal(a.days.get("2026-01-01"), first);
+  cache.keepDay("b", b, "2026-01-02", figures(40));
+  cache.keepDay("a", a, "2026-01-03", figures(40)); // 120 bytes: the oldest day goes
+  assert.deepEqual([...a.days.keys()], ["2026-01-03"]);
+  assert.deepEqual([...b.days.keys()], ["2026-01-02"]);
+  // A new version starts with no days and frees the old entry's bytes.
+  const a2 = cache.put("a", "v3", [["br.1", "One"]]);
+  assert.equal(a2.days.size, 0);
+  assert.equal(a.days.size, 0);
+  cache.keepDay("a", a, "2026-01-04", figures(40)); // the replaced entry: not kept
+  assert.equal(a.days.size, 0);
+  cache.keepDay("a", a2, "2026-01-04", figures(60)); // 40 + 60 fit after the freed 40
+  assert.deepEqual([...b.days.keys()], ["2026-01-02"]);
+  assert.deepEqual([...a2.days.keys()], ["2026-01-04"]);
+  // An account evicted from the cache takes its days along.
+  cache.put("c", "v4", []);
+  assert.equal(b.days.size, 0);
+  cache.keepDay("a", a2, "2026-01-05", figures(40));
+  assert.deepEqual([...a2.days.keys()], ["2026-01-04", "2026-01-05"]);
+});

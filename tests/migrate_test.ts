@@ -95,7 +95,7 @@ test("migrate: the bundled migrations apply cleanly on an empty database", async
   });
 });
 
-test("migrate: 007 to 011 wait for an admin command in progress instead of deadlocking with it", async () => {
+test("migrate: 007 to 012 wait for an admin command in progress instead of deadlocking with it", async () => {
   // An approval or a grant takes the admin commands' lock, then writes the capture runs, the
   // grant row and the snapshots; the migrations alter those tables. Were the table locks taken
   // first, each would wait for the other. Needs two connections to one database, so always on
@@ -176,6 +176,7 @@ test("migrate: a migration that takes the admin commands' lock takes theirs, fir
     "009_coverage_index.sql",
     "010_packed_brand_figures.sql",
     "011_drop_occurrence_time_index.sql",
+    "012_brand_days_version.sql",
   ]);
   for (const m of locking) {
     const calls = [...m.text.matchAll(/pg_advisory_xact_lock\((\d+)\)/g)].map((c) => Number(c[1]));
