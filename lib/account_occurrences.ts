@@ -1,5 +1,5 @@
 // Each account's visible occurrences (ads_account_occurrences, sql/006): written by the admin
-// commands that change what an account may see, read by /ads pages without filters.
+// commands that change what an account may see, read by /ads pages without a station filter.
 //
 // The page trusts these rows: any change to what an account may see must rewrite them in the
 // same transaction. Today that is a grant, an approval and a rename; a future command that

@@ -367,8 +367,8 @@ export function totalSql(scope: Scope): Fragment {
 
 /**
  * The advisory lock (transaction-scoped) under which the derived ads figures are rewritten; also
- * taken, as the number 122519921164290, by the migrations that fill or alter them (006-010) and
- * by the trigger that renews the coverage version (009).
+ * taken, as the number 122519921164290, by the migrations that fill or alter them (006-010, 012)
+ * and by the trigger that renews the coverage version (009).
  */
 export const ADS_FIGURES_LOCK = 0x6f6e6461_0002;
 
@@ -493,8 +493,9 @@ export async function refreshAccountFigures(tx: Sql, accountId: string): Promise
         from (select distinct brand_id from per_day) x
     ),
     list as (
-      -- With their names, as refreshFigureBrandNames writes them: written once, an unchanged
-      -- list keeps its figures_version (sql/008), and the service its copy of the pairs.
+      -- With their names, as refreshFigureBrandNames writes them, written once. The rewritten
+      -- running totals renew figures_version anyway (sql/012), so the service reads the pairs
+      -- again once after each grant or approval.
       update ads_grants g
          set figure_brands = coalesce(
                (select json_agg(json_build_array(l.brand_id, coalesce(b.name, l.brand_id))

@@ -13,9 +13,11 @@ export const FIGURE_BRAND_ACCOUNTS = 256;
 
 /**
  * Bytes of decoded running totals kept for all accounts together (24 kB a day for 1,000
- * brands: some 2,700 days); past that the day kept longest ago makes room.
+ * brands: some 2,700 days), each day charged DAY_OVERHEAD more for its bookkeeping; past that
+ * the day kept longest ago makes room.
  */
 export const FIGURE_DAY_BYTES = 64 * 1024 * 1024;
+const DAY_OVERHEAD = 256;
 
 export interface FigureBrands {
   version: string;
@@ -29,6 +31,17 @@ export interface FigureBrands {
    * out the days the service holds (lib/ads_scope.ts brandDaysSql).
    */
   days: Map<string, DataView>;
+  /**
+   * The account's last day with running totals, once a query has shown it (it clamps the days a
+   * summary reads, and it is fixed for a version); null until then.
+   */
+  lastDay: string | null;
+}
+
+interface KeptDay {
+  brands: FigureBrands;
+  day: string;
+  bytes: number;
 }
 
 export interface FigureBrandCache {
@@ -55,16 +68,17 @@ export function createFigureBrandCache(
 ): FigureBrandCache {
   // A Map and a Set iterate in insertion order, so their first item is the oldest.
   const entries = new Map<string, FigureBrands>();
-  const keptDays = new Set<{ brands: FigureBrands; day: string; bytes: number }>();
+  const keptDays = new Set<KeptDay>();
+  const keptOf = new WeakMap<FigureBrands, Set<KeptDay>>();
   let dayBytes = 0;
-  const forget = (kept: { brands: FigureBrands; day: string; bytes: number }) => {
+  const forget = (kept: KeptDay) => {
     keptDays.delete(kept);
+    keptOf.get(kept.brands)?.delete(kept);
     kept.brands.days.delete(kept.day);
     dayBytes -= kept.bytes;
   };
   const drop = (brands: FigureBrands | undefined) => {
-    if (!brands?.days.size) return;
-    for (const kept of keptDays) if (kept.brands === brands) forget(kept);
+    for (const kept of (brands && keptOf.get(brands)) ?? []) forget(kept);
   };
   return {
     get: (accountId) => entries.get(accountId),
@@ -76,6 +90,7 @@ export function createFigureBrandCache(
         openings: pairs.map(([id, name]) => brandOpening(id, name)),
         sorted: ids.every((id, i) => i === 0 || ids[i - 1] < id),
         days: new Map<string, DataView>(),
+        lastDay: null,
       };
       drop(entries.get(accountId));
       entries.delete(accountId);
@@ -91,8 +106,10 @@ export function createFigureBrandCache(
       // Only for the entry in use: a replaced one would hold bytes nobody reads.
       if (entries.get(accountId) !== brands || brands.days.has(day)) return;
       brands.days.set(day, figures);
-      const kept = { brands, day, bytes: figures.byteLength };
+      const kept = { brands, day, bytes: figures.byteLength + DAY_OVERHEAD };
       keptDays.add(kept);
+      if (!keptOf.has(brands)) keptOf.set(brands, new Set());
+      keptOf.get(brands)!.add(kept);
       dayBytes += kept.bytes;
       while (dayBytes > maxDayBytes) forget(keptDays.values().next().value!);
     },

@@ -9,7 +9,15 @@
 -- index). Keeping the index up to date was a fifth of an import's time (measured: 3 M
 -- occurrences in 36-37 s without it, 45-48 s with it).
 
--- First the admin commands' lock, as the other migrations of the ads tables take it.
-select pg_advisory_xact_lock(122519921164290);
+-- Upgrading: stop the instances of an older build before starting this one. They read such
+-- pages from ads_occurrences in time order and, without this index, would scan the table.
+--
+-- One lock only, and not the admin commands' lock: an import writes ads_occurrences before it
+-- takes that lock, so holding it here while waiting for the table would deadlock with an import
+-- in progress. Dropping the index needs the table to itself, and every request reading the table
+-- queues behind the wait: past the timeout this migration fails (nothing of it is kept) and the
+-- instance stops with the error, instead of stalling the running ones for a whole import; start
+-- it again once the import is done.
+set local lock_timeout = '10s';
 
 drop index if exists ads_occurrences_time;

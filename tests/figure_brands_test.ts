@@ -53,7 +53,9 @@ Deno.test("figure brands: whether the ids are strictly ascending is checked once
 
 Deno.test("figure brands: running-total days are kept per version within the byte budget, oldest out first", () => {
   const figures = (bytes: number) => new DataView(new ArrayBuffer(bytes));
-  const cache = createFigureBrandCache(2, 100);
+  // Each day is charged 256 bytes of bookkeeping besides its figures: two 40-byte days fit in
+  // 700, three do not.
+  const cache = createFigureBrandCache(2, 700);
   const a = cache.put("a", "v1", [["br.1", "One"]]);
   const b = cache.put("b", "v2", [["br.2", "Two"]]);
   const first = figures(40);
@@ -61,7 +63,7 @@ Deno.test("figure brands: running-total days are kept per version within the byt
   cache.keepDay("a", a, "2026-01-01", figures(40)); // already kept: neither replaced nor counted
   assert.equal(a.days.get("2026-01-01"), first);
   cache.keepDay("b", b, "2026-01-02", figures(40));
-  cache.keepDay("a", a, "2026-01-03", figures(40)); // 120 bytes: the oldest day goes
+  cache.keepDay("a", a, "2026-01-03", figures(40)); // a third: the oldest day goes
   assert.deepEqual([...a.days.keys()], ["2026-01-03"]);
   assert.deepEqual([...b.days.keys()], ["2026-01-02"]);
   // A new version starts with no days and frees the old entry's bytes.
@@ -70,7 +72,7 @@ Deno.test("figure brands: running-total days are kept per version within the byt
   assert.equal(a.days.size, 0);
   cache.keepDay("a", a, "2026-01-04", figures(40)); // the replaced entry: not kept
   assert.equal(a.days.size, 0);
-  cache.keepDay("a", a2, "2026-01-04", figures(60)); // 40 + 60 fit after the freed 40
+  cache.keepDay("a", a2, "2026-01-04", figures(60)); // fits beside b's day, now that a's are freed
   assert.deepEqual([...b.days.keys()], ["2026-01-02"]);
   assert.deepEqual([...a2.days.keys()], ["2026-01-04"]);
   // An account evicted from the cache takes its days along.
