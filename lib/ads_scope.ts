@@ -177,20 +177,28 @@ export interface FigureSql {
 export interface BrandDaysRow {
   figures_version: string;
   figure_brands: [string, string][] | null;
-  end_day: string | null;
   end_figures: string | null;
-  start_day: string | null;
   start_figures: string | null;
 }
 
 /**
- * What a caller keeps of an account's figures: their version, and the running-total days
- * (YYYY-MM-DD) among the two a summary reads whose figures it holds at that version.
+ * The two days a summary of whole days subtracts the running totals of (YYYY-MM-DD): the day
+ * before the period's last whole day's end and the day before its first whole day. The query
+ * clamps each to the account's last day with data, which is fixed for a figures_version.
+ */
+export interface RunningTotalDays {
+  endDay: string;
+  startDay: string;
+}
+
+/**
+ * What a caller keeps of an account's figures: their version, and whether it holds the figures
+ * of each of the two RunningTotalDays at that version.
  */
 export interface HeldFigures {
   version: string;
-  endDay: string | null;
-  startDay: string | null;
+  end: boolean;
+  start: boolean;
 }
 
 const FIGURES = frag`occurrences, duration_ms, human_ms`;
@@ -217,7 +225,8 @@ export function figureSql(scope: Scope, held: HeldFigures | null = null): Figure
       where b.id in (select unnest(${scope.shownBrandsSql}))`;
   const firstDay = ceilDay(since);
   const endDay = floorDay(until);
-  if (firstDay >= endDay) {
+  const totalDays = runningTotalDays(scope.period!);
+  if (totalDays === null) {
     return {
       ctes: [frag`raw_rows as (${raw(since, until)})`],
       stations: frag`select station_id, ${FIGURES} from raw_rows`,
@@ -262,10 +271,10 @@ export function figureSql(scope: Scope, held: HeldFigures | null = null): Figure
              left join (select station_id, cum_occurrences, cum_duration_ms, cum_human_ms
                           from ads_account_daily
                          where account_id = ${scope.accountId}
-                           and day = ${runningTotalDay(scope.accountId, firstDay)}) b
+                           and day = ${runningTotalDay(scope.accountId, totalDays.startDay)}) b
                on b.station_id = e.station_id
             where e.account_id = ${scope.accountId}
-              and e.day = ${runningTotalDay(scope.accountId, endDay)}
+              and e.day = ${runningTotalDay(scope.accountId, totalDays.endDay)}
               and e.station_id in (select unnest(${scope.stations}::text[]))`,
       frag`select station_id, ${FIGURES} from raw_rows`,
     )
@@ -277,7 +286,7 @@ export function figureSql(scope: Scope, held: HeldFigures | null = null): Figure
       frag`select day, ${FIGURES} from raw_rows`,
     )
     : frag`select day, ${FIGURES} from (${stationDays}) s`;
-  const brandDays = scope.accountBrandFigures ? brandDaysSql(scope, firstDay, endDay, held) : null;
+  const brandDays = scope.accountBrandFigures ? brandDaysSql(scope, totalDays, held) : null;
   const brands = scope.accountBrandFigures
     ? (edges.length ? brandsOf(frag`raw_rows`) : null)
     : scope.accountFigures
@@ -299,39 +308,34 @@ export function figureSql(scope: Scope, held: HeldFigures | null = null): Figure
  * of brands. Read only at the grant version the key lookup saw, like grantedBrandsSql: a grant
  * replaced in between yields no row rather than another grant's brands. The [id, name] pairs and
  * each day's figures come along unless `held` says the caller keeps them at the version that is
- * current: read in the same statement as that version, kept ones always match it. A day's
- * figures not sent are not read either (they are stored out of line).
+ * current: read in the same statement as that version, kept ones always match it (within a
+ * version, a day and the account's last day with data, so the row it is clamped to, are fixed).
+ * A day's figures not sent are not read either (they are stored out of line).
  */
 export function brandDaysSql(
   scope: Pick<Scope, "accountId" | "scopeVersion">,
-  firstDay: Date,
-  endDay: Date,
+  days: RunningTotalDays,
   held: HeldFigures | null = null,
 ): Fragment {
   const current = frag`g.figures_version = ${held?.version ?? null}::uuid`;
   return frag`
     select g.figures_version,
            case when ${current} then null else g.figure_brands end as figure_brands,
-           e.day::text as end_day,
-           case when ${current} and e.day = ${held?.endDay ?? null}::date then null
-                else e.figures end as end_figures,
-           b.day::text as start_day,
-           case when ${current} and b.day = ${held?.startDay ?? null}::date then null
-                else b.figures end as start_figures
+           case when ${current} and ${held?.end ?? false} then null else e.figures end
+             as end_figures,
+           case when ${current} and ${held?.start ?? false} then null else b.figures end
+             as start_figures
       from ads_grants g
       left join ads_account_brand_days e
-        on e.account_id = g.account_id and e.day = ${runningTotalDay(scope.accountId, endDay)}
+        on e.account_id = g.account_id and e.day = ${runningTotalDay(scope.accountId, days.endDay)}
       left join ads_account_brand_days b
-        on b.account_id = g.account_id and b.day = ${runningTotalDay(scope.accountId, firstDay)}
+        on b.account_id = g.account_id
+       and b.day = ${runningTotalDay(scope.accountId, days.startDay)}
      where g.account_id = ${scope.accountId} and g.scope_version = ${scope.scopeVersion}`;
 }
 
-/**
- * The running-total days a summary of whole days within `period` subtracts (brandDaysSql), as
- * YYYY-MM-DD, before either is clamped to the account's last day with data; null when the
- * period holds no whole day.
- */
-export function runningTotalDays(period: Period): { endDay: string; startDay: string } | null {
+/** The RunningTotalDays of a period, the one definition of them; null with no whole day. */
+export function runningTotalDays(period: Period): RunningTotalDays | null {
   const firstDay = ceilDay(period.since);
   const endDay = floorDay(period.until);
   if (firstDay >= endDay) return null;
@@ -340,12 +344,12 @@ export function runningTotalDays(period: Period): { endDay: string; startDay: st
 }
 
 /**
- * The day whose running totals hold everything before `day`: the day before it, or the
- * account's last day with data when that is earlier. Running-total rows stop there (one
- * index probe finds it), not at the grant's end, which may be decades away.
+ * The row of running totals for a RunningTotalDays day: that day, or the account's last day with
+ * data when that is earlier. Running-total rows stop there (one index probe finds it), not at
+ * the grant's end, which may be decades away.
  */
-function runningTotalDay(accountId: string, day: Date): Fragment {
-  return frag`least(${dayString(day)}::date - 1,
+function runningTotalDay(accountId: string, day: string): Fragment {
+  return frag`least(${day}::date,
                     (select max(day) from ads_account_day_totals where account_id = ${accountId}))`;
 }
 

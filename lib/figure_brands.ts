@@ -27,15 +27,10 @@ export interface FigureBrands {
   /** The ids are in strictly ascending order (as the refresh writes them), checked once. */
   sorted: boolean;
   /**
-   * Running totals by day (YYYY-MM-DD), decoded, read at this version: a summary's query leaves
-   * out the days the service holds (lib/ads_scope.ts brandDaysSql).
+   * Running totals decoded, read at this version, by the day a summary asked for
+   * (RunningTotalDays in lib/ads_scope.ts): its query leaves out the days the service holds.
    */
   days: Map<string, DataView>;
-  /**
-   * The account's last day with running totals, once a query has shown it (it clamps the days a
-   * summary reads, and it is fixed for a version); null until then.
-   */
-  lastDay: string | null;
 }
 
 interface KeptDay {
@@ -46,7 +41,10 @@ interface KeptDay {
 
 export interface FigureBrandCache {
   get(accountId: string): FigureBrands | undefined;
-  /** Keeps the pairs a query returned with their version, and returns them ready to use. */
+  /**
+   * Keeps the pairs a query returned with their version, and returns them ready to use; the entry
+   * already kept, days included, when it is of that version (requests that started together).
+   */
   put(accountId: string, version: string, pairs: [string, string][]): FigureBrands;
   /**
    * Keeps a day's running totals read at `brands.version` with the account's entry, if `brands`
@@ -83,6 +81,8 @@ export function createFigureBrandCache(
   return {
     get: (accountId) => entries.get(accountId),
     put(accountId, version, pairs) {
+      const kept = entries.get(accountId);
+      if (kept?.version === version) return kept;
       const ids = pairs.map((pair) => pair[0]);
       const brands = {
         version,
@@ -90,9 +90,8 @@ export function createFigureBrandCache(
         openings: pairs.map(([id, name]) => brandOpening(id, name)),
         sorted: ids.every((id, i) => i === 0 || ids[i - 1] < id),
         days: new Map<string, DataView>(),
-        lastDay: null,
       };
-      drop(entries.get(accountId));
+      drop(kept);
       entries.delete(accountId);
       if (entries.size >= maxAccounts) {
         const oldest = entries.keys().next().value!;

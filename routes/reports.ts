@@ -112,10 +112,10 @@ function packedTotals(view: DataView | null): (i: number, k: number) => number {
  * by_brand as JSON text, sorted by id: the whole days' running totals (unfiltered requests),
  * for `brands`, plus the rows per brand the query returned (the partial days, or everything when
  * filtered). Sums stay in milliseconds until the end, so seconds are exact. A thousand brands are
- * the bulk of a summary: each entry is its kept opening (names escaped once,
- * lib/figure_brands.ts) and three numbers. With whole days only and the brands in
- * order (the usual report), entries are written straight from the totals; otherwise they are
- * gathered, merged with the rows and sorted first.
+ * the bulk of a summary: each entry is its kept opening (names escaped once, lib/figure_brands.ts)
+ * and three numbers. With whole days only and the brands in order (the usual report), entries are
+ * written straight from the totals; otherwise they are gathered, merged with the rows and sorted
+ * first.
  */
 function byBrandJson(
   endFigures: DataView | null,
@@ -205,22 +205,10 @@ export const routes = [
       // the query leaves out is still at hand whatever other requests keep meanwhile.
       const held = app.figureBrands.get(principal.account.id);
       const totalDays = scope.period ? runningTotalDays(scope.period) : null;
-      // The days as the query will clamp them, once the account's last day is known: a report
-      // up to today reads that day, not the empty ones after it.
-      const clamped = (day: string) =>
-        held?.lastDay !== null && held?.lastDay !== undefined && held.lastDay < day
-          ? held.lastDay
-          : day;
-      const endDay = totalDays ? clamped(totalDays.endDay) : null;
-      const startDay = totalDays ? clamped(totalDays.startDay) : null;
-      const heldEnd = endDay ? held?.days.get(endDay) : undefined;
-      const heldStart = startDay ? held?.days.get(startDay) : undefined;
+      const heldEnd = totalDays ? held?.days.get(totalDays.endDay) : undefined;
+      const heldStart = totalDays ? held?.days.get(totalDays.startDay) : undefined;
       const heldFigures: HeldFigures | null = held
-        ? {
-          version: held.version,
-          endDay: heldEnd ? endDay : null,
-          startDay: heldStart ? startDay : null,
-        }
+        ? { version: held.version, end: heldEnd !== undefined, start: heldStart !== undefined }
         : null;
       const rows = scope.empty
         ? []
@@ -252,27 +240,21 @@ export const routes = [
         ? held
         : undefined;
       // A day's figures: sent (then kept for the next request), or left out because the ones
-      // held are current, or none (no data by that day).
+      // held are of the current version, or none (no data by that day).
+      const current = held !== undefined && total?.figures_version === held.version;
       const figuresOf = (
-        day: string | null | undefined,
+        day: string | undefined,
         sent: string | null | undefined,
         kept: DataView | undefined,
       ) => {
         // Empty text is a day with no figure brands, not a day left out.
-        if (sent !== null && sent !== undefined) {
-          const view = decodeFigures(sent);
-          if (brands && day) app.figureBrands.keepDay(principal.account.id, brands, day, view);
-          return view;
-        }
-        if (!day) return null;
-        if (!kept) throw new Error(`running totals of ${day} neither sent nor held`);
-        return kept;
+        if (sent === null || sent === undefined) return current ? kept ?? null : null;
+        const view = decodeFigures(sent);
+        if (brands && day) app.figureBrands.keepDay(principal.account.id, brands, day, view);
+        return view;
       };
-      if (brands && totalDays && total?.end_day && total.end_day < totalDays.endDay) {
-        brands.lastDay = total.end_day;
-      }
-      const endFigures = figuresOf(total?.end_day, total?.end_figures, heldEnd);
-      const startFigures = figuresOf(total?.start_day, total?.start_figures, heldStart);
+      const endFigures = figuresOf(totalDays?.endDay, total?.end_figures, heldEnd);
+      const startFigures = figuresOf(totalDays?.startDay, total?.start_figures, heldStart);
       const byStation = scope.empty ? [] : scope.stations.map((id) => ({
         station_id: id,
         station_name: stations.get(id)?.name ?? id,

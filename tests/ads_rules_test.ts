@@ -18,6 +18,7 @@ import {
   brandDaysSql,
   grantedBrandsSql,
   type HeldFigures,
+  runningTotalDays,
 } from "../lib/ads_scope.ts";
 import { migrations } from "../sql/migrations.ts";
 import { pageSql } from "../routes/ads.ts";
@@ -85,25 +86,40 @@ test("summary: an account's figure brands and running totals come along only whe
     select scope_version from ads_grants where account_id = 'acme'`;
   const held = before.get("acme")!;
   // Whole days well inside the grant, so that both running-total days have data.
-  const days = [new Date(acme.since + 3 * DAY), new Date(acme.since + 6 * DAY)] as const;
-  const read = async (figures: HeldFigures | null) =>
+  const days = runningTotalDays({
+    since: new Date(acme.since + 3 * DAY),
+    until: new Date(acme.since + 6 * DAY),
+  })!;
+  const read = async (figures: HeldFigures | null, which = days) =>
     (await service.db.sql<BrandDaysRow>`
-      ${brandDaysSql({ accountId: "acme", scopeVersion }, ...days, figures)}`)[0];
+      ${brandDaysSql({ accountId: "acme", scopeVersion }, which, figures)}`)[0];
   const none = await read(null);
   assert.ok(none.figure_brands!.length > 0, "none held: the pairs");
-  assert.ok(none.end_day && none.end_figures, "none held: the last day's totals");
-  assert.ok(none.start_day && none.start_figures, "none held: the first day's totals");
-  const pairsOnly = await read({ version: held, endDay: null, startDay: null });
+  assert.ok(none.end_figures, "none held: the last day's totals");
+  assert.ok(none.start_figures, "none held: the first day's totals");
+  assert.notEqual(none.end_figures, none.start_figures);
+  const pairsOnly = await read({ version: held, end: false, start: false });
   assert.equal(pairsOnly.figure_brands, null, "the held version: no pairs");
   assert.equal(pairsOnly.figures_version, held);
   assert.equal(pairsOnly.end_figures, none.end_figures, "days not held are sent");
-  const daysHeld = { version: held, endDay: none.end_day, startDay: none.start_day };
+  assert.equal(pairsOnly.start_figures, none.start_figures);
+  const daysHeld = { version: held, end: true, start: true };
   const all = await read(daysHeld);
   assert.deepEqual(
-    [all.figure_brands, all.end_day, all.end_figures, all.start_day, all.start_figures],
-    [null, none.end_day, null, none.start_day, null],
-    "held days at the current version: only their dates",
+    [all.figures_version, all.figure_brands, all.end_figures, all.start_figures],
+    [held, null, null, null],
+    "held days at the current version: nothing but the version",
   );
+  assert.equal((await read({ ...daysHeld, start: false })).start_figures, none.start_figures);
+  // Days past the account's data read its last day's totals, the same at every such day.
+  const later = (offset: number) =>
+    runningTotalDays({
+      since: new Date(acme.since + offset * DAY),
+      until: new Date(acme.since + (offset + 2) * DAY),
+    })!;
+  const past = await read(null, later(4000));
+  assert.ok(past.end_figures);
+  assert.equal((await read(null, later(5000))).end_figures, past.end_figures);
   const other = [...before].find(([account]) => account !== "acme")![1];
   const stale = await read({ ...daysHeld, version: other });
   assert.ok(stale.figure_brands!.length > 0, "another version: the pairs");
@@ -118,6 +134,41 @@ test("summary: an account's figure brands and running totals come along only whe
     if (account !== "acme") assert.equal(version, before.get(account), account);
   }
   assert.equal((await read(daysHeld)).end_figures, none.end_figures);
+});
+
+test("summary: by_brand never uses running totals kept from a replaced grant", async () => {
+  // A summary subtracts the running totals of the day before its first whole day. With beta's
+  // grant from its first day of data, that day has totals (six days of data) and the service
+  // keeps them; granted from the period's first day, the same request has none before it (all of
+  // it counts), and the totals kept at the old version must not be subtracted.
+  const beta = fx.grants.get("beta")!;
+  const key = await keyFor("beta");
+  const [since, until] = [beta.since + 6 * DAY, beta.since + 10 * DAY];
+  const byBrand = async (grant: typeof beta) => {
+    const res = await get(`/api/v1/reports/summary?since=${iso(since)}&until=${iso(until)}`, key);
+    const counts = new Map<string, number>();
+    for (const o of expectedOccurrences(fx, grant, since, until)) {
+      for (const b of o.brand_ids) {
+        if (grant.brands.includes(b)) counts.set(b, (counts.get(b) ?? 0) + 1);
+      }
+    }
+    assert.deepEqual(
+      res.json.data.by_brand.map((b: { brand_id: string; occurrences: number }) => [
+        b.brand_id,
+        b.occurrences,
+      ]),
+      [...counts].sort((a, b) => a[0] < b[0] ? -1 : 1),
+    );
+  };
+  try {
+    await byBrand(beta);
+    await byBrand(beta); // now from the kept days
+    const later = { ...beta, since };
+    await grantTo(service, "beta", later);
+    await byBrand(later);
+  } finally {
+    await grantTo(service, "beta", beta);
+  }
 });
 
 test("ads: missing, malformed, invalid or revoked key is 401 with WWW-Authenticate", async () => {
@@ -303,12 +354,15 @@ test("ads: a request reads one version of the grant, never brands of a later one
     select ${grantedBrandsSql(current as never)} as brands`;
   assert.deepEqual(fresh.brands, acme.brands.filter((b) => fx.brands.has(b)).sort());
   // The same for the per-brand running totals of a summary's whole days.
-  const days = [new Date(acme.since + DAY), new Date(acme.since + 3 * DAY)] as const;
+  const days = runningTotalDays({
+    since: new Date(acme.since + DAY),
+    until: new Date(acme.since + 3 * DAY),
+  })!;
   const staleDays = await service.db.sql`
-    ${brandDaysSql({ accountId: "acme", scopeVersion: version - 1 }, ...days)}`;
+    ${brandDaysSql({ accountId: "acme", scopeVersion: version - 1 }, days)}`;
   assert.equal(staleDays.length, 0, "a stale version reads no brand figures");
   const freshDays = await service.db.sql<{ figure_brands: unknown[] }>`
-    ${brandDaysSql({ accountId: "acme", scopeVersion: version }, ...days)}`;
+    ${brandDaysSql({ accountId: "acme", scopeVersion: version }, days)}`;
   assert.equal(freshDays.length, 1);
   assert.ok(freshDays[0].figure_brands.length > 0);
   // And for a page without a station filter, read from the account's own visible rows, with

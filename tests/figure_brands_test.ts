@@ -75,6 +75,9 @@ Deno.test("figure brands: running-total days are kept per version within the byt
   cache.keepDay("a", a2, "2026-01-04", figures(60)); // fits beside b's day, now that a's are freed
   assert.deepEqual([...b.days.keys()], ["2026-01-02"]);
   assert.deepEqual([...a2.days.keys()], ["2026-01-04"]);
+  // The same version again (requests that started together): the entry, days and all, stays.
+  assert.equal(cache.put("a", "v3", [["br.1", "One"]]), a2);
+  assert.deepEqual([...a2.days.keys()], ["2026-01-04"]);
   // An account evicted from the cache takes its days along.
   cache.put("c", "v4", []);
   assert.equal(b.days.size, 0);
