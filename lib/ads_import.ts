@@ -11,6 +11,7 @@ import {
 } from "./ads_scope.ts";
 import { tupleWriter } from "./copy_binary.ts";
 import { type CopyIn, type Db, frag, type Sql } from "./db.ts";
+import { type Instant, microsBetween, parseInstant } from "./iso_instant.ts";
 
 /** A refused import: the message names the line and field; nothing of the import was kept. */
 export class ImportError extends Error {}
@@ -35,10 +36,6 @@ export interface ImportResult {
   approved: boolean;
 }
 
-const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-// Groups: year, month, day, fraction digits, offset hours.
-const DATE_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}(?::\d{2}(?:\.(\d{1,6}))?)?(?:Z|[+-](\d{2}):\d{2})$/;
 const PRECISIONS = new Set(["estimated", "detected", "human_confirmed"]);
 const STATES = new Set(["pending", "confirmed", "rejected"]);
 /** An occurrence longer than this is a data error, not an advertisement. */
@@ -161,39 +158,11 @@ function idField(n: number, record: Record<string, unknown>, field: string): str
   return value;
 }
 
-/** An instant to the microsecond: Unix milliseconds, and 0-999 microseconds beyond them. */
-interface Instant {
-  ms: number;
-  micros: number;
-}
-
-/** b - a in microseconds (exact for differences under 285 years). */
-function microsBetween(a: Instant, b: Instant): number {
-  return (b.ms - a.ms) * 1000 + b.micros - a.micros;
-}
-
-function daysInMonth(year: number, month: number): number {
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  return [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] ?? 0;
-}
-
-/**
- * An ISO 8601 date-time with a time zone, as PostgreSQL reads it: Date.parse would roll
- * 2026-02-30 over into March and accept year 0 or an offset of +20:00, which PostgreSQL
- * refuses, so those are refused here too. Digits past the millisecond are kept.
- */
 function timeField(n: number, record: Record<string, unknown>, field: string): Instant {
   const value = record[field];
-  const parts = typeof value === "string" ? DATE_TIME.exec(value) : null;
-  const ms = parts ? Date.parse(value as string) : NaN;
-  if (
-    !parts || Number.isNaN(ms) || Number(parts[1]) < 1 ||
-    Number(parts[3]) > daysInMonth(Number(parts[1]), Number(parts[2])) ||
-    Number(parts[5] ?? 0) > 15
-  ) {
-    fail(n, field, "must be an ISO 8601 date-time with a time zone");
-  }
-  return { ms, micros: Number((parts[4] ?? "").padEnd(6, "0").slice(3)) };
+  const instant = typeof value === "string" ? parseInstant(value) : null;
+  if (!instant) fail(n, field, "must be an ISO 8601 date-time with a time zone");
+  return instant;
 }
 
 function nameField(n: number, record: Record<string, unknown>): string {
@@ -385,8 +354,10 @@ function writeOccurrence(
   stations: Set<string>,
   brands: Set<string>,
 ): void {
+  // The id is checked as it is written: a failure abandons the whole COPY, tuple and all.
+  out.tuple(OCCURRENCE_COLUMNS.length);
   const id = record.id;
-  if (typeof id !== "string" || !UUID.test(id)) fail(n, "id", "must be a UUID");
+  if (typeof id !== "string" || !out.uuid(id)) fail(n, "id", "must be a UUID");
   const station = idField(n, record, "station_id");
   if (!stations.has(station)) {
     fail(n, "station_id", `station ${station} is not defined before this line`);
@@ -415,9 +386,7 @@ function writeOccurrence(
     }
   }
   // Sorted and without repeats, so equal brand sets aggregate together in ads_daily.
-  const sorted = [...new Set(list as string[])].sort();
-  out.tuple(OCCURRENCE_COLUMNS.length);
-  out.uuid(id);
+  const sorted = list.length === 1 ? list as string[] : [...new Set(list as string[])].sort();
   out.int4(seq);
   out.text(station);
   out.timestamptz(from.ms, from.micros);

@@ -31,8 +31,12 @@ export const COPY_BINARY_TRAILER = new Uint8Array([0xff, 0xff]);
 const TEXT_OID = 25;
 /** 2000-01-01T00:00:00Z, PostgreSQL's timestamp epoch, in Unix milliseconds. */
 const PG_EPOCH_MS = 946_684_800_000;
-const HEX = new Map([..."0123456789abcdef"].map((c, i) => [c.charCodeAt(0), i]));
-for (const c of "ABCDEF") HEX.set(c.charCodeAt(0), HEX.get(c.toLowerCase().charCodeAt(0))!);
+/** The value of each ASCII hexadecimal digit, either case; -1 for every other character. */
+const HEX = new Int8Array(128).fill(-1);
+for (const [i, c] of [..."0123456789abcdef"].entries()) {
+  HEX[c.charCodeAt(0)] = HEX[c.toUpperCase().charCodeAt(0)] = i;
+}
+const hex = (code: number) => code < 128 ? HEX[code] : -1;
 
 /**
  * Writes tuples into a growing buffer, to be taken in chunks of whole tuples. Every method
@@ -80,15 +84,26 @@ export function tupleWriter(initialSize = 1 << 16) {
       at += 4;
       ascii(value);
     },
-    /** A UUID in its 36-character form (already validated). */
-    uuid(value: string) {
+    /**
+     * A UUID in its 36-character form, either case; false when the text is not one (the tuple
+     * is then unfinished: the caller abandons the stream). Checked while converted, in one pass.
+     */
+    uuid(value: string): boolean {
+      if (value.length !== 36) return false;
       room(20);
-      view.setInt32(at, 16);
-      at += 4;
-      for (let i = 0; i < value.length; i += 2) {
-        if (value.charCodeAt(i) === 0x2d) i++; // the hyphens
-        bytes[at++] = (HEX.get(value.charCodeAt(i))! << 4) | HEX.get(value.charCodeAt(i + 1))!;
+      let out = at + 4;
+      for (let i = 0; i < 36; i += 2) {
+        if (i === 8 || i === 13 || i === 18 || i === 23) {
+          if (value.charCodeAt(i) !== 0x2d) return false;
+          i++;
+        }
+        const high = hex(value.charCodeAt(i)), low = hex(value.charCodeAt(i + 1));
+        if (high < 0 || low < 0) return false;
+        bytes[out++] = (high << 4) | low;
       }
+      view.setInt32(at, 16);
+      at += 20;
+      return true;
     },
     /** A timestamptz given as Unix milliseconds plus microseconds (0-999) beyond them. */
     timestamptz(unixMs: number, extraMicros: number) {

@@ -166,7 +166,20 @@ test("admin: a bad import line is reported with its number and field, nothing is
       line: 6,
       field: /field colour/,
     },
-    { name: "bad uuid", lines: [...good, occurrence("123")], line: 6, field: /field id/ },
+    // Read and converted in one pass (lib/copy_binary.ts): every way a text can miss the shape.
+    ...[
+      "123",
+      "0b6d7a36-7c52-4f0e-9a55-5d2b0c3e1f0g",
+      "0b6d7a367-c52-4f0e-9a55-5d2b0c3e1f02",
+      "0b6d7a36-7c52-4f0e-9a55-5d2b0c3e1f0\u0660",
+      "0b6d7a36-7c52-4f0e-9a55-5d2b0c3e1f022",
+      "{0b6d7a36-7c52-4f0e-9a55-5d2b0c3e1f0}",
+    ].map((id) => ({
+      name: `bad uuid ${id}`,
+      lines: [...good, occurrence(id)],
+      line: 6,
+      field: /field id/,
+    })),
     {
       name: "unknown station",
       lines: [...good, occurrence(U2, { station_id: "st-9" })],
@@ -258,7 +271,7 @@ test("admin: import streams with progress, --approve serves it, a snapshot id im
     station,
     brand,
     brand2,
-    occurrence(U1, { brand_ids: ["br-2", "br-1"] }),
+    occurrence(U1, { brand_ids: ["br-2", "br-1", "br-2"] }),
     capture("c-1"),
   ];
   const first = await importLines(service, lines, false);
@@ -266,7 +279,7 @@ test("admin: import streams with progress, --approve serves it, a snapshot id im
   assert.match(first.err.join("\n"), /import: \d+ rows, [\d,]+ rows\/s/);
   assert.match(first.out.join("\n"), /snapshot snap-1 imported: 1 occurrences, 1 captures/);
   const [row] = await service.db.sql`select * from ads_occurrences`;
-  assert.deepEqual(row.brand_ids, ["br-1", "br-2"]);
+  assert.deepEqual(row.brand_ids, ["br-1", "br-2"], "a brand list is stored sorted, once each");
   assert.equal(row.duration_ms, 30_000);
   const [st] = await service.db.sql`select name from ads_stations where id = 'st-1'`;
   assert.equal(st.name, station.name, "names survive COPY escaping");
