@@ -131,8 +131,9 @@ export function anyBrandIn(column: Fragment, brands: Fragment): Fragment {
 
 /**
  * Conditions on `ads_occurrences o` for the rows visible in the scope between from and until.
- * Its stations are named, so the (station_id, ad_started_at, id) index reads only theirs: one (a
- * station_id filter, a page) in time order, or several (the partial days of a report) in any.
+ * Its stations are named, so the (station_id, ad_started_at) index reads only theirs: one (a
+ * station_id filter, a page) in time order, ties sorted by id, or several (the partial days of a
+ * report) in any.
  */
 export function visibleOccurrences(scope: Scope, from: Date, until: Date): Fragment {
   return frag`o.review_state = 'confirmed'

@@ -185,6 +185,19 @@ export async function loadFixture(service: TestService, seed = 7): Promise<Fixtu
       }
     }
   }
+  // At each station, a second occurrence starting with its first confirmed one (same brands): a
+  // station's page must order such ties by id.
+  for (const station of stationIds) {
+    const first = occurrences.find((o) =>
+      o.snapshot === "snap-a" && o.station_id === station && o.review_state === "confirmed"
+    );
+    if (first) {
+      // Imported after it, sorted before it: neither import order nor chance passes for id order.
+      const id = "00000000" + first.id.slice(8);
+      if (id === first.id) throw new Error("fixture: pick another seed");
+      occurrences.push({ ...first, id, brand_ids: [...first.brand_ids] });
+    }
+  }
   for (const [snapshot, info] of snapshots) {
     const lines: unknown[] = [{
       type: "snapshot",

@@ -127,37 +127,38 @@ test("migrate: 007 to 012 wait for an admin command in progress instead of deadl
   }
 });
 
-test("migrate: 011 waits for an import in progress instead of deadlocking with it", async () => {
-  // An import writes ads_occurrences first and takes the admin commands' lock later (to rename
-  // or approve); 011 drops an index of that table. Were 011 to hold the admin lock while waiting
-  // for the table, each would wait for the other. Two connections: always on PostgreSQL.
-  const database = await freshDatabase(PG_URL ?? PG_FALLBACK_URL);
-  const importing = await openDb({ databaseUrl: database.url, dataDir: "" });
-  const starting = await openDb({ databaseUrl: database.url, dataDir: "" });
-  try {
-    const upTo = (name: string) =>
-      migrations.slice(0, migrations.findIndex((m) => m.name === name));
-    await migrate(importing, upTo("011_drop_occurrence_time_index.sql"));
-    let migrated = false;
-    let pending: Promise<unknown> = Promise.resolve();
-    await importing.begin(async (tx) => {
-      await tx`
+for (const name of ["011_drop_occurrence_time_index.sql", "013_station_index_without_id.sql"]) {
+  test(`migrate: ${name.slice(0, 3)} waits for an import in progress instead of deadlocking with it`, async () => {
+    // An import writes ads_occurrences first and takes the admin commands' lock later (to rename
+    // or approve); 011 drops and 013 replaces an index of that table. Were either to hold the admin
+    // lock while waiting for the table, each would wait for the other. Two connections: always on
+    // PostgreSQL.
+    const database = await freshDatabase(PG_URL ?? PG_FALLBACK_URL);
+    const importing = await openDb({ databaseUrl: database.url, dataDir: "" });
+    const starting = await openDb({ databaseUrl: database.url, dataDir: "" });
+    try {
+      await migrate(importing, migrations.slice(0, migrations.findIndex((m) => m.name === name)));
+      let migrated = false;
+      let pending: Promise<unknown> = Promise.resolve();
+      await importing.begin(async (tx) => {
+        await tx`
         insert into ads_occurrences (id, snapshot_seq, station_id, ad_started_at, ad_ended_at,
                                      duration_ms, duration_precision, review_state, brand_ids)
         values (gen_random_uuid(), 1, 'st', now(), now(), 0, 'detected', 'confirmed', '{br}')`;
-      pending = migrate(starting, migrations).then(() => migrated = true);
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      assert.equal(migrated, false, "the migration waits for the import's table");
-      await tx`select pg_advisory_xact_lock(${ADS_FIGURES_LOCK})`;
-    });
-    await pending;
-    assert.equal(migrated, true);
-  } finally {
-    await importing.close();
-    await starting.close();
-    await database.drop();
-  }
-});
+        pending = migrate(starting, migrations).then(() => migrated = true);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        assert.equal(migrated, false, "the migration waits for the import's table");
+        await tx`select pg_advisory_xact_lock(${ADS_FIGURES_LOCK})`;
+      });
+      await pending;
+      assert.equal(migrated, true);
+    } finally {
+      await importing.close();
+      await starting.close();
+      await database.drop();
+    }
+  });
+}
 
 test("migrate: 010 packs the JSON running totals exactly, large numbers and empty lists included", async () => {
   await withDb(async (db) => {
