@@ -58,9 +58,9 @@ interface OccurrenceRow {
  * (ad_started_at, id) order. Without a station filter, the account's own visible rows
  * (ads_account_occurrences), which already hold the station name and the granted brands with
  * their names: read in page order, every entry is served as it is, or, with a brand filter, once
- * its brands are checked. With a station filter, that station's rows of ads_occurrences in page
- * order (its index), with the scope checked row by row (see visibleOccurrences), and the names
- * looked up for the page's rows only.
+ * its brands are checked. With a station filter, that station's rows of ads_occurrences in time
+ * order (its index; the rare rows starting together sorted by id), with the scope checked row by
+ * row (see visibleOccurrences), and the names looked up for the page's rows only.
  */
 export function pageSql(
   scope: Scope,
@@ -148,7 +148,7 @@ export const routes = [
       }
       const { since, until } = scope.period!;
       const total = totalSql(scope);
-      // One statement: the page (index order, stopping after offset + limit rows) with the
+      // One statement: the page (read in time order, stopping after offset + limit rows) with the
       // total on every row. Only a page past the end needs a second one, for the total alone.
       const data = await app.db.sql<OccurrenceRow & { total: number }>`
           ${pageSql(scope, since, until, query.limit, query.offset, total)}`;

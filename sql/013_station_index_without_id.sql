@@ -13,7 +13,11 @@
 -- Every other reader (a report's partial days, a station's total) aggregates and needs no order.
 --
 -- Locks: as 011, not the admin commands' lock (an import writes ads_occurrences before it takes
--- that lock), and a bounded wait for the table: building the index blocks imports, not reads.
+-- that lock), and a bounded wait for the table. Building the index blocks imports, not reads;
+-- dropping the old one then needs the table to itself for an instant, so it waits for the reads
+-- in progress (an approval reads it for minutes) while new reads queue behind it. Past 10 s of
+-- either wait the migration fails, nothing of it is kept, and the instance stops with the error:
+-- start it again when no import or approval runs.
 set local lock_timeout = '10s';
 
 create index ads_occurrences_station_time_new on ads_occurrences (station_id, ad_started_at)

@@ -170,6 +170,7 @@ test("admin: a bad import line is reported with its number and field, nothing is
     ...[
       "123",
       "0b6d7a36-7c52-4f0e-9a55-5d2b0c3e1f0g",
+      "xb6d7a36-7c52-4f0e-9a55-5d2b0c3e1f02",
       "0b6d7a367-c52-4f0e-9a55-5d2b0c3e1f02",
       "0b6d7a36-7c52-4f0e-9a55-5d2b0c3e1f0\u0660",
       "0b6d7a36-7c52-4f0e-9a55-5d2b0c3e1f022",

@@ -160,6 +160,20 @@ for (const name of ["011_drop_occurrence_time_index.sql", "013_station_index_wit
   });
 }
 
+test("migrate: 013 leaves ads_occurrences one station index, by time only, of confirmed rows", async () => {
+  await withDb(async (db) => {
+    await migrate(db, migrations);
+    const indexes = await db.sql<{ name: string; definition: string }>`
+      select indexname as name, indexdef as definition from pg_indexes
+       where tablename = 'ads_occurrences' and indexdef like '%(station_id%'`;
+    assert.deepEqual(indexes.map((i) => i.name), ["ads_occurrences_station_time"]);
+    assert.match(
+      indexes[0].definition,
+      /\(station_id, ad_started_at\) WHERE \(review_state = 'confirmed'::text\)$/,
+    );
+  });
+});
+
 test("migrate: 010 packs the JSON running totals exactly, large numbers and empty lists included", async () => {
   await withDb(async (db) => {
     const upTo = (name: string) =>

@@ -2,6 +2,7 @@
 
 import assert from "node:assert/strict";
 import { isoUtc } from "../lib/period.ts";
+import { seeded } from "./_ads_fixture.ts";
 
 Deno.test("isoUtc: the instant toISOString writes, with whole seconds written without .000", () => {
   const reference = (d: Date) => d.toISOString().replace(".000Z", "Z");
@@ -14,8 +15,7 @@ Deno.test("isoUtc: the instant toISOString writes, with whole seconds written wi
     "1000-01-01T00:00:00.000Z",
     "9999-12-31T23:59:59.999Z",
   ].map((s) => new Date(s));
-  let seed = 20261122;
-  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const random = seeded(20261122).next;
   const min = Date.UTC(1000, 0, 1);
   const max = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
   const randomDates = Array.from(
