@@ -29,8 +29,7 @@ Deno.test("isoUtc: the instant toISOString writes, with whole seconds written wi
 });
 
 Deno.test("isoUtc: epoch milliseconds are written as the Date they make, fraction dropped", () => {
-  let seed = 20261123;
-  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const random = seeded(20261123).next;
   const millis = [
     0,
     -1,
