@@ -208,6 +208,14 @@ export async function run(args: string[]) {
       `${options.pool} PostgreSQL connections, ${options.warmup} s unmeasured warm-up per run`,
   );
   console.log(await machineLine(admin));
+  // The import's speed depends on these as much as on the build (README: "PostgreSQL instead of
+  // the embedded database"), so a run names them.
+  const [settings] = await admin<{ max_wal_size: string; shared_buffers: string }[]>`
+    select current_setting('max_wal_size') as max_wal_size,
+           current_setting('shared_buffers') as shared_buffers`;
+  console.log(
+    `PostgreSQL: max_wal_size ${settings.max_wal_size}, shared_buffers ${settings.shared_buffers}`,
+  );
   await admin.end();
   if (!reuse) {
     const path = await Deno.makeTempFile({ prefix: "onda_bench_ads_", suffix: ".ndjson" });
