@@ -33,12 +33,6 @@ export interface FigureBrands {
   days: Map<string, DataView>;
 }
 
-interface KeptDay {
-  brands: FigureBrands;
-  day: string;
-  bytes: number;
-}
-
 export interface FigureBrandCache {
   get(accountId: string): FigureBrands | undefined;
   /**
@@ -64,19 +58,20 @@ export function createFigureBrandCache(
   maxAccounts = FIGURE_BRAND_ACCOUNTS,
   maxDayBytes = FIGURE_DAY_BYTES,
 ): FigureBrandCache {
-  // A Map and a Set iterate in insertion order, so their first item is the oldest.
+  // A Map iterates in insertion order, so its first key is the oldest. Days are keyed by version
+  // and day: a version belongs to one entry only (put keeps the entry of an unchanged version).
   const entries = new Map<string, FigureBrands>();
-  const keptDays = new Set<KeptDay>();
-  const keptOf = new WeakMap<FigureBrands, Set<KeptDay>>();
+  const keptDays = new Map<string, { brands: FigureBrands; day: string; bytes: number }>();
+  const dayKey = (version: string, day: string) => `${version} ${day}`;
   let dayBytes = 0;
-  const forget = (kept: KeptDay) => {
-    keptDays.delete(kept);
-    keptOf.get(kept.brands)?.delete(kept);
+  const forget = (key: string) => {
+    const kept = keptDays.get(key)!;
+    keptDays.delete(key);
     kept.brands.days.delete(kept.day);
     dayBytes -= kept.bytes;
   };
   const drop = (brands: FigureBrands | undefined) => {
-    for (const kept of (brands && keptOf.get(brands)) ?? []) forget(kept);
+    for (const day of [...(brands?.days.keys() ?? [])]) forget(dayKey(brands!.version, day));
   };
   return {
     get: (accountId) => entries.get(accountId),
@@ -105,12 +100,10 @@ export function createFigureBrandCache(
       // Only for the entry in use: a replaced one would hold bytes nobody reads.
       if (entries.get(accountId) !== brands || brands.days.has(day)) return;
       brands.days.set(day, figures);
-      const kept = { brands, day, bytes: figures.byteLength + DAY_OVERHEAD };
-      keptDays.add(kept);
-      if (!keptOf.has(brands)) keptOf.set(brands, new Set());
-      keptOf.get(brands)!.add(kept);
-      dayBytes += kept.bytes;
-      while (dayBytes > maxDayBytes) forget(keptDays.values().next().value!);
+      const bytes = figures.byteLength + DAY_OVERHEAD;
+      keptDays.set(dayKey(brands.version, day), { brands, day, bytes });
+      dayBytes += bytes;
+      while (dayBytes > maxDayBytes) forget(keptDays.keys().next().value!);
     },
   };
 }

@@ -232,16 +232,17 @@ export const routes = [
           t += DAY_MS
         ) dates.push(dayString(new Date(t)));
       }
+      // What is held is of the version the query read.
+      const current = held !== undefined && total?.figures_version === held.version;
       // The brands of the whole days' totals: those the query returned (their version was not
-      // the one held), else the held ones when the totals are of that version.
+      // the one held), else the held ones when they are current.
       const brands = total?.figure_brands
         ? app.figureBrands.put(principal.account.id, total.figures_version!, total.figure_brands)
-        : held && total?.figures_version === held.version
+        : current
         ? held
         : undefined;
       // A day's figures: sent (then kept for the next request), or left out because the ones
-      // held are of the current version, or none (no data by that day).
-      const current = held !== undefined && total?.figures_version === held.version;
+      // held are current, or none (no data by that day).
       const figuresOf = (
         day: string | undefined,
         sent: string | null | undefined,

@@ -2,7 +2,7 @@
 // migration stops the start; two instances starting together apply each migration once.
 
 import assert from "node:assert/strict";
-import { openDb } from "../lib/db.ts";
+import { type Db, openDb } from "../lib/db.ts";
 import { migrate } from "../lib/migrate.ts";
 import { ADS_FIGURES_LOCK } from "../lib/ads_scope.ts";
 import { readInt64 } from "../lib/encoding.ts";
@@ -12,13 +12,27 @@ import { freshDatabase, PG_FALLBACK_URL, PG_URL, test } from "./_server.ts";
 const m1 = { name: "001_a.sql", text: "create table a (id int);" };
 const m2 = { name: "002_b.sql", text: "create table b (id int); insert into a values (1);" };
 
-async function withDb(fn: (db: Awaited<ReturnType<typeof openDb>>) => Promise<void>) {
+async function withDb(fn: (db: Db) => Promise<void>) {
   const database = await freshDatabase();
   const db = await openDb({ databaseUrl: database.url, dataDir: "memory://" });
   try {
     await fn(db);
   } finally {
     await db.close();
+    await database.drop();
+  }
+}
+
+/** Two connections to one fresh database: always on PostgreSQL (PGlite has one connection). */
+async function withTwoConnections(fn: (a: Db, b: Db) => Promise<void>) {
+  const database = await freshDatabase(PG_URL ?? PG_FALLBACK_URL);
+  const a = await openDb({ databaseUrl: database.url, dataDir: "" });
+  const b = await openDb({ databaseUrl: database.url, dataDir: "" });
+  try {
+    await fn(a, b);
+  } finally {
+    await a.close();
+    await b.close();
     await database.drop();
   }
 }
@@ -72,20 +86,12 @@ test("migrate: a failing migration leaves nothing of itself", async () => {
 });
 
 test("migrate: two instances starting together apply each migration exactly once", async () => {
-  // Needs two connections to one database, so always on PostgreSQL.
-  const database = await freshDatabase(PG_URL ?? PG_FALLBACK_URL);
-  const a = await openDb({ databaseUrl: database.url, dataDir: "" });
-  const b = await openDb({ databaseUrl: database.url, dataDir: "" });
-  try {
+  await withTwoConnections(async (a, b) => {
     // Not idempotent on purpose: a second run of 002 would insert a second row.
     const [ra, rb] = await Promise.all([migrate(a, [m1, m2]), migrate(b, [m1, m2])]);
     assert.deepEqual([...ra, ...rb].sort(), ["001_a.sql", "002_b.sql"]);
     assert.equal((await a.sql`select count(*)::int as n from a`)[0].n, 1);
-  } finally {
-    await a.close();
-    await b.close();
-    await database.drop();
-  }
+  });
 });
 
 test("migrate: the bundled migrations apply cleanly on an empty database", async () => {
@@ -98,12 +104,8 @@ test("migrate: the bundled migrations apply cleanly on an empty database", async
 test("migrate: 007 to 012 wait for an admin command in progress instead of deadlocking with it", async () => {
   // An approval or a grant takes the admin commands' lock, then writes the capture runs, the
   // grant row and the snapshots; the migrations alter those tables. Were the table locks taken
-  // first, each would wait for the other. Needs two connections to one database, so always on
-  // PostgreSQL.
-  const database = await freshDatabase(PG_URL ?? PG_FALLBACK_URL);
-  const admin = await openDb({ databaseUrl: database.url, dataDir: "" });
-  const starting = await openDb({ databaseUrl: database.url, dataDir: "" });
-  try {
+  // first, each would wait for the other.
+  await withTwoConnections(async (admin, starting) => {
     await migrate(admin, migrations.slice(0, 6));
     let migrated = false;
     let pending: Promise<unknown> = Promise.resolve();
@@ -120,23 +122,15 @@ test("migrate: 007 to 012 wait for an admin command in progress instead of deadl
     });
     await pending;
     assert.equal(migrated, true);
-  } finally {
-    await admin.close();
-    await starting.close();
-    await database.drop();
-  }
+  });
 });
 
 for (const name of ["011_drop_occurrence_time_index.sql", "013_station_index_without_id.sql"]) {
   test(`migrate: ${name.slice(0, 3)} waits for an import in progress instead of deadlocking with it`, async () => {
     // An import writes ads_occurrences first and takes the admin commands' lock later (to rename
     // or approve); 011 drops and 013 replaces an index of that table. Were either to hold the admin
-    // lock while waiting for the table, each would wait for the other. Two connections: always on
-    // PostgreSQL.
-    const database = await freshDatabase(PG_URL ?? PG_FALLBACK_URL);
-    const importing = await openDb({ databaseUrl: database.url, dataDir: "" });
-    const starting = await openDb({ databaseUrl: database.url, dataDir: "" });
-    try {
+    // lock while waiting for the table, each would wait for the other.
+    await withTwoConnections(async (importing, starting) => {
       await migrate(importing, migrations.slice(0, migrations.findIndex((m) => m.name === name)));
       let migrated = false;
       let pending: Promise<unknown> = Promise.resolve();
@@ -152,11 +146,7 @@ for (const name of ["011_drop_occurrence_time_index.sql", "013_station_index_wit
       });
       await pending;
       assert.equal(migrated, true);
-    } finally {
-      await importing.close();
-      await starting.close();
-      await database.drop();
-    }
+    });
   });
 }
 
