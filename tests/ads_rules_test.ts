@@ -283,6 +283,17 @@ test("ads: invalid filters are 422 naming the field", async () => {
       assert.equal(res.json.error.field, c.field, `${path}?${c.query}`);
     }
   }
+  // The edges of each range are themselves valid.
+  for (const query of ["limit=1", "limit=100", "offset=0", "offset=100000"]) {
+    const res = await get(`/api/v1/ads?${query}`, key);
+    assert.equal(res.status, 200, query);
+    const [name, value] = query.split("=");
+    assert.equal(res.json.meta[name], Number(value), query);
+  }
+  const thirtyOneDays = `since=2026-09-01T00:00:00Z&until=2026-10-02T00:00:00Z`;
+  for (const path of DATA_ENDPOINTS) {
+    assert.equal((await get(`${path}?${thirtyOneDays}`, key)).status, 200, path);
+  }
 });
 
 test("ads: an id outside the scope and a nonexistent id are the same 404", async () => {
@@ -290,7 +301,15 @@ test("ads: an id outside the scope and a nonexistent id are the same 404", async
   const cases = [
     { paths: DATA_ENDPOINTS, param: "station_id", foreign: "st-4", missing: "st-999" },
     { paths: DATA_ENDPOINTS, param: "station_id", foreign: "st-6", missing: "nope" },
+    // The longest id of the right shape is a 404, not a 422.
+    {
+      paths: DATA_ENDPOINTS,
+      param: "station_id",
+      foreign: "st-4",
+      missing: "Az09._-".repeat(9) + "x",
+    },
     { paths: ENDPOINTS.slice(1, 3), param: "brand_id", foreign: "br.5", missing: "br.999" },
+    { paths: ENDPOINTS.slice(1, 3), param: "brand_id", foreign: "br.5", missing: "b".repeat(64) },
   ];
   for (const c of cases) {
     for (const path of c.paths) {
@@ -315,12 +334,22 @@ test("ads: order of checks is 401, 403, 429, 422, 404", async () => {
   const noPermission = await keyFor("acme", "coverage:read");
   assert.equal((await get(`/api/v1/ads?${bad}`, noPermission)).status, 403);
   const key = await keyFor("acme");
-  assert.equal((await get(`/api/v1/ads?${bad}`, key)).status, 422);
-  assert.equal((await get(`/api/v1/ads?station_id=st-4`, key)).status, 404);
-  // Exhaust the limit, then a request that is also forbidden and malformed.
+  const malformed = await get(`/api/v1/ads?${bad}`, key);
+  assert.equal(malformed.status, 422);
+  const missing = await get(`/api/v1/ads?station_id=st-4`, key);
+  assert.equal(missing.status, 404);
+  // Every answer to a valid key that passed its permission counts and says so.
+  assert.equal(malformed.headers.get("x-ratelimit-remaining"), "59");
+  assert.equal(missing.headers.get("x-ratelimit-remaining"), "58");
+  assert.match(missing.headers.get("ratelimit") ?? "", /^"per-key";r=58;t=\d+$/);
+  // Exhaust the limit, then a request that is also malformed.
   for (let i = 0; i < 58; i++) await get("/api/v1/whoami", key);
   const limited = await get(`/api/v1/ads?${bad}`, key);
   assert.equal(limited.status, 429);
+  // The key without the permission exhausts its own limit on whoami (any valid key may call
+  // it); a forbidden request is then still 403, not 429.
+  for (let i = 0; i < 60; i++) await get("/api/v1/whoami", noPermission);
+  assert.equal((await get("/api/v1/whoami", noPermission)).status, 429, "its limit is spent");
   const limitedForbidden = await get(`/api/v1/ads?${bad}`, noPermission);
   assert.equal(limitedForbidden.status, 403, "permission is checked before the limit");
 });
@@ -685,6 +714,29 @@ test("ads: limit defaults to 50 and offset to 0", async () => {
   );
 });
 
+test("ads: each envelope carries the fields contract.md names, and summary no paging", async () => {
+  const key = await keyFor("beta");
+  const keys = (o: object) => Object.keys(o).sort();
+  const ads = await get("/api/v1/ads", key);
+  assert.deepEqual(keys(ads.json), ["data", "meta"]);
+  const paging = ["has_more", "limit", "offset", "total"];
+  const common = ["notice", "period", "requested_period", "snapshot_exported_at"];
+  assert.deepEqual(keys(ads.json.meta), [...paging, ...common].sort());
+  const summary = await get("/api/v1/reports/summary", key);
+  assert.deepEqual(keys(summary.json.data), ["by_brand", "by_day", "by_station", "totals"]);
+  assert.deepEqual(keys(summary.json.data.totals), [
+    "duration_seconds",
+    "human_confirmed_duration_seconds",
+    "occurrences",
+  ]);
+  assert.deepEqual(keys(summary.json.meta), common, "as /ads without paging");
+  const coverage = await get("/api/v1/coverage", key);
+  for (const field of ["period", "limits", "provenance", "notice"]) {
+    assert.ok(field in coverage.json.meta, `coverage meta.${field}`);
+  }
+  for (const field of paging) assert.ok(!(field in coverage.json.meta), `no ${field}`);
+});
+
 test("ads: occurrence fields are UTC with Z and the duration is end minus start", async () => {
   const key = await keyFor("beta");
   const res = await get("/api/v1/ads?limit=100", key);
@@ -694,6 +746,7 @@ test("ads: occurrence fields are UTC with Z and the duration is end minus start"
     assert.match(o.ad_started_at, /Z$/);
     assert.match(o.ad_ended_at, /Z$/);
     assert.equal(Date.parse(o.ad_started_at), source.start);
+    assert.equal(Date.parse(o.ad_ended_at), source.end);
     assert.equal(o.duration_seconds, (source.end - source.start) / 1000);
     assert.equal(o.duration_precision, source.duration_precision);
     assert.equal(o.station_name, fx.stations.get(o.station_id));
@@ -727,6 +780,39 @@ test("ads: snapshot_exported_at is the newest approved snapshot in the account's
   }
 });
 
+test("ads: an account without a grant sees nothing, and no snapshot", async () => {
+  // ads-api.md §1: an account without permissions does not get all sources or brands.
+  await admin(service, "account", "create", "bare", "--name", "Account bare");
+  const key = await keyFor("bare");
+  const whoami = await get("/api/v1/whoami", key);
+  assert.equal(whoami.status, 200);
+  assert.deepEqual(whoami.json.data.scope, { stations: [], brands: [], period: null });
+  const everything = `since=${iso(acme.since)}&until=${iso(acme.since + 31 * DAY)}`;
+  for (const query of ["", everything]) {
+    const ads = await get(`/api/v1/ads?${query}`, key);
+    assert.equal(ads.status, 200);
+    assert.deepEqual(ads.json.data, []);
+    assert.equal(ads.json.meta.total, 0);
+    const summary = await get(`/api/v1/reports/summary?${query}`, key);
+    assert.equal(summary.status, 200);
+    assert.equal(summary.json.data.totals.occurrences, 0);
+    assert.deepEqual(summary.json.data.by_station, []);
+    assert.deepEqual(summary.json.data.by_brand, []);
+    const coverage = await get(`/api/v1/coverage?${query}`, key);
+    assert.equal(coverage.status, 200);
+    assert.deepEqual(coverage.json.data, []);
+    for (const res of [ads, summary, coverage]) {
+      assert.equal(res.json.meta.period, null);
+      assert.equal(res.json.meta.snapshot_exported_at, null);
+    }
+  }
+  // Ids that exist in another account's scope are the same 404 as for anyone outside it.
+  for (const [name, id] of [["station_id", acme.stations[0]], ["brand_id", acme.brands[0]]]) {
+    const res = await get(`/api/v1/ads?${name}=${id}`, key);
+    assert.equal(res.status, 404, `${name}=${id}`);
+  }
+});
+
 test("ads: the notice says an empty result does not prove that no ad aired", async () => {
   const key = await keyFor("gamma");
   for (const path of DATA_ENDPOINTS) {
@@ -740,12 +826,31 @@ test("ads: the notice says an empty result does not prove that no ad aired", asy
 });
 
 test("whoami: account, key, permissions, scope and limits", async () => {
-  const key = await keyFor("acme", "ads:read");
+  const created = await admin(
+    service,
+    "key",
+    "create",
+    "acme",
+    "--permissions",
+    "ads:read",
+    "--label",
+    "whoami probe",
+  );
+  const key = created[created.length - 1];
   const res = await get("/api/v1/whoami", key);
   assert.equal(res.status, 200);
   const data = res.json.data;
   assert.deepEqual(data.account, { id: "acme", name: "Account acme" });
   assert.ok(key.startsWith(data.key.prefix) && data.key.prefix.length < 20);
+  // The key as `key list` shows it: id, prefix, label, created_at.
+  const listed = (await admin(service, "key", "list", "acme")).map((l) => l.split("\t"))
+    .find((cols) => cols[0] === data.key.id)!;
+  assert.ok(listed, `key ${data.key.id} is listed`);
+  assert.deepEqual(
+    [listed[1], listed[2], Date.parse(listed[3])],
+    [data.key.prefix, "whoami probe", Date.parse(data.key.created_at)],
+  );
+  assert.match(data.key.created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
   assert.deepEqual(data.permissions, ["ads:read"]);
   assert.deepEqual(
     data.scope.stations,

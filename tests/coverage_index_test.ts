@@ -3,6 +3,8 @@
 // random captures that overlap, touch, nest and leave gaps of every size, over several
 // snapshots, some never approved, compared over HTTP with a reference restated here from the
 // generated records, before and after an approval, a rename and an import the index must follow.
+// The service runs with COVERAGE_GAP_SECONDS and RATE_LIMIT_KEY_PER_MINUTE away from their
+// defaults, so the comparisons also pin that both settings are obeyed.
 
 import assert from "node:assert/strict";
 import { admin, DAY, importLines, seeded } from "./_ads_fixture.ts";
@@ -16,7 +18,8 @@ import { loadCaptureIndex } from "../lib/capture_index.ts";
 const SEED = Number(Deno.env.get("COVERAGE_INDEX_SEED") ?? 20261123);
 const HOUR = 3_600_000;
 const MINUTE = 60_000;
-const GAP_MS = 300_000;
+/** Not the default 300 s: the generator leaves gaps just below, at and above this one. */
+const GAP_MS = 420_000;
 const BASE = Date.parse("2026-03-01T00:00:00Z");
 const STATIONS = ["st-1", "st-2", "st-3", "st-4"];
 const GRANT = {
@@ -110,7 +113,9 @@ for (const snap of SNAPSHOTS) {
   }
 }
 
-const service = await startTestService({ env: { RATE_LIMIT_KEY_PER_MINUTE: "1000000" } });
+const service = await startTestService({
+  env: { RATE_LIMIT_KEY_PER_MINUTE: "1000000", COVERAGE_GAP_SECONDS: String(GAP_MS / 1000) },
+});
 const iso = (ms: number) => new Date(ms).toISOString();
 const approved = new Set<string>();
 /** Stations renamed since the first import. */
@@ -236,6 +241,17 @@ async function compareRandom(label: string, count: number) {
     await compare(`${label} #${i} (seed ${SEED})`, since, until, station);
   }
 }
+
+test("ads: RATE_LIMIT_KEY_PER_MINUTE sets the limit that whoami and the headers show", async () => {
+  const res = await service.fetch("/api/v1/whoami", {
+    headers: { authorization: `Bearer ${KEY}` },
+  });
+  // deno-lint-ignore no-explicit-any
+  const json = await body<any>(res);
+  assert.equal(json.data.limits.requests_per_minute, 1_000_000);
+  assert.equal(res.headers.get("x-ratelimit-limit"), "1000000");
+  assert.equal(res.headers.get("ratelimit-policy"), '"per-key";q=1000000;w=60');
+});
 
 test("coverage index: runs are maximal, disjoint, never touching, holding every approved capture", async () => {
   const index = await loadCaptureIndex(service.db.sql);
