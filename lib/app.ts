@@ -74,61 +74,69 @@ export function createHandler(app: AppContext): Handler {
         extra.set("Deprecation", "true");
         extra.set("Sunset", SUNSET_HTTP);
       }
-      if (path.startsWith("/api/")) {
-        // An unreachable database must not turn every request into a 500 here: the route's
-        // own query then answers as its API prescribes (503 UNAVAILABLE on the ads API).
-        const window = await maintenance().catch((err) => {
-          if (err instanceof DatabaseUnavailable) return null;
-          throw err;
-        });
-        if (window) {
-          const seconds = window.until
-            ? Math.max(1, Math.ceil((window.until.getTime() - app.clock().getTime()) / 1000))
-            : 300;
-          throw new ApiError(
-            503,
-            "DEGRADED",
-            "The service is in a maintenance window; retry after Retry-After seconds.",
-            null,
-            { "Retry-After": String(seconds) },
-          );
-        }
-      }
       const method = req.method === "HEAD" ? "GET" : req.method;
       const { match, allowed } = matchRoute(app.routes, method, path);
-      if (!match) {
-        const corsRoute = allowed.find((r) => r.cors);
-        if (method === "OPTIONS" && corsRoute) {
-          route = corsRoute;
-          response = corsRoute.cors === "workspace"
-            ? await workspacePreflight(app, req)
-            : preflight(req, corsRoute);
-        } else if (allowed.length) {
-          const methods: string[] = [...new Set(allowed.map((r) => r.method))];
-          if (allowed.some((r) => r.cors)) methods.push("OPTIONS");
-          throw new ApiError(
-            405,
-            "METHOD_NOT_ALLOWED",
-            `Use ${methods.join(" or ")} on this path.`,
-            null,
-            { Allow: methods.join(", ") },
-          );
-        } else {
-          throw new ApiError(404, "NOT_FOUND", "No such resource.");
+      route = match?.route ?? null;
+      const respond = async (): Promise<Response> => {
+        if (path.startsWith("/api/")) {
+          // An unreachable database must not turn every request into a 500 here: the route's
+          // own query then answers as its API prescribes (503 UNAVAILABLE on the ads API).
+          const window = await maintenance().catch((err) => {
+            if (err instanceof DatabaseUnavailable) return null;
+            throw err;
+          });
+          if (window) {
+            const seconds = window.until
+              ? Math.max(1, Math.ceil((window.until.getTime() - app.clock().getTime()) / 1000))
+              : 300;
+            throw new ApiError(
+              503,
+              "DEGRADED",
+              "The service is in a maintenance window; retry after Retry-After seconds.",
+              null,
+              { "Retry-After": String(seconds) },
+            );
+          }
         }
-      } else {
-        route = match.route;
-        const ctx: RequestContext = {
-          req,
-          url,
-          app,
-          route,
-          traceId,
-          clientAddress: clientAddress(req, info, app.config.trustProxy),
-          headers: extra,
-        };
-        response = await runRoute(ctx, match.params);
-      }
+        if (!match) {
+          const corsRoute = allowed.find((r) => r.cors);
+          if (method === "OPTIONS" && corsRoute) {
+            route = corsRoute;
+            return corsRoute.cors === "workspace"
+              ? await workspacePreflight(app, req)
+              : preflight(req, corsRoute);
+          } else if (allowed.length) {
+            const methods: string[] = [...new Set(allowed.map((r) => r.method))];
+            if (allowed.some((r) => r.cors)) methods.push("OPTIONS");
+            throw new ApiError(
+              405,
+              "METHOD_NOT_ALLOWED",
+              `Use ${methods.join(" or ")} on this path.`,
+              null,
+              { Allow: methods.join(", ") },
+            );
+          } else {
+            throw new ApiError(404, "NOT_FOUND", "No such resource.");
+          }
+        } else {
+          const ctx: RequestContext = {
+            req,
+            url,
+            app,
+            route: match.route,
+            traceId,
+            clientAddress: clientAddress(req, info, app.config.trustProxy),
+            headers: extra,
+          };
+          return await runRoute(ctx, match.params);
+        }
+      };
+      // An ads request waits for the database at most this long, maintenance read included:
+      // a database that stops answering without closing its connections (a network
+      // partition, a frozen server) would otherwise hold it until TCP gives up, minutes later.
+      response = route?.api === "ads"
+        ? await withinDeadline(respond(), app.config.adsDatabaseTimeoutMs)
+        : await respond();
     } catch (err) {
       failure = err;
       const unavailable = route?.api === "ads"
@@ -179,6 +187,25 @@ export function createHandler(app: AppContext): Handler {
     }
     return response;
   };
+}
+
+/** The work's result, or DatabaseUnavailable once `ms` have passed without one. */
+async function withinDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  // The work goes on after the deadline (a read, with nothing to undo); its late failure is
+  // of no one's concern any more.
+  work.catch(() => {});
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new DatabaseUnavailable(new Error(`no answer within ${ms} ms`))),
+      ms,
+    );
+  });
+  try {
+    return await Promise.race([work, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 async function runRoute(ctx: RequestContext, rawParams: Record<string, string>) {

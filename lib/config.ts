@@ -9,6 +9,8 @@ export interface Config {
   /** Signs cursors and other server-issued tokens; generated and stored in the database when unset. */
   secretKey: string | null;
   dbPoolMax: number;
+  /** How long an ads API request waits for the database before answering 503 UNAVAILABLE. */
+  adsDatabaseTimeoutMs: number;
   shutdownTimeoutMs: number;
   /** Take the client address from X-Forwarded-For (only behind a trusted proxy). */
   trustProxy: boolean;
@@ -33,6 +35,11 @@ export const CONFIG_VARIABLES = [
   ["PUBLIC_BASE_URL", "http://localhost:PORT", "public origin (https enables Secure cookies)"],
   ["SECRET_KEY", "(generated)", "HMAC key for cursors; generated once and kept in the database"],
   ["DB_POOL_MAX", "10", "PostgreSQL connections per instance"],
+  [
+    "ADS_DATABASE_TIMEOUT_MS",
+    "5000",
+    "an ads API request waiting this long for the database answers 503 UNAVAILABLE",
+  ],
   ["SHUTDOWN_TIMEOUT_MS", "10000", "how long in-flight requests may finish on SIGTERM"],
   ["TRUST_PROXY", "0", "1 = client address from X-Forwarded-For"],
   ["RATE_LIMIT_KEY_PER_MINUTE", "60", "ads API requests per key per rolling minute"],
@@ -115,6 +122,7 @@ export function loadConfig(env: Env): Config {
     publicBaseUrl: publicBaseUrl.replace(/\/+$/, ""),
     secretKey,
     dbPoolMax: intVar(env, "DB_POOL_MAX", 10, 1, 1000),
+    adsDatabaseTimeoutMs: intVar(env, "ADS_DATABASE_TIMEOUT_MS", 5000, 100, 600_000),
     shutdownTimeoutMs: intVar(env, "SHUTDOWN_TIMEOUT_MS", 10_000, 0, 600_000),
     trustProxy: boolVar(env, "TRUST_PROXY", false),
     rateLimitKeyPerMinute: intVar(env, "RATE_LIMIT_KEY_PER_MINUTE", 60, 1, 100_000_000),

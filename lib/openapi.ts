@@ -20,7 +20,8 @@ const ERROR_TEXT: Record<number, string> = {
   422: "Rejected by a business or filter rule (UNPROCESSABLE); error.field gives detail.",
   429: "Rate limit exceeded (RATE_LIMITED); retry after Retry-After seconds.",
   500: "Internal error (INTERNAL); retry with exponential backoff, at most 3 times.",
-  503: "Maintenance or degraded mode (DEGRADED), or data source unavailable (UNAVAILABLE).",
+  503: "Maintenance or degraded mode (DEGRADED), or, on the ads API, a database that cannot be " +
+    "reached or has not answered within ADS_DATABASE_TIMEOUT_MS, 5 s by default (UNAVAILABLE).",
 };
 
 const errorEnvelope: JsonSchema = {

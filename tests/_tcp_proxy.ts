@@ -1,10 +1,13 @@
 // A small TCP proxy for tests: sits between the service and PostgreSQL so a test can delay
-// traffic, cut the connection (the database "goes away") and restore it.
+// traffic, hold it (the database stops answering but its connections stay open), cut the
+// connection (the database "goes away") and restore it.
 
 export interface TcpProxy {
   port: number;
   /** Milliseconds added before forwarding each chunk from the database. */
   delayMs: number;
+  /** While true, nothing from the database is forwarded; it is held, not lost. */
+  stalled: boolean;
   /** Closes every connection and refuses new ones until restore(). */
   cut(): void;
   restore(): void;
@@ -23,6 +26,7 @@ export function startTcpProxy(targetHost: string, targetPort: number): TcpProxy 
         const n = await from.read(buffer);
         if (n === null) break;
         if (delayed && proxy.delayMs > 0) await new Promise((r) => setTimeout(r, proxy.delayMs));
+        while (delayed && proxy.stalled) await new Promise((r) => setTimeout(r, 10));
         let written = 0;
         while (written < n) written += await to.write(buffer.subarray(written, n));
       }
@@ -74,6 +78,7 @@ export function startTcpProxy(targetHost: string, targetPort: number): TcpProxy 
       return port;
     },
     delayMs: 0,
+    stalled: false,
     cut: closeAll,
     restore: () => {
       if (!listener) listen();

@@ -1,5 +1,6 @@
-// Database cut: the service reaches PostgreSQL through a TCP proxy; when the proxy drops, the
-// ads routes answer 503 UNAVAILABLE quickly, and they recover without a restart.
+// Database cut: the service reaches PostgreSQL through a TCP proxy; when the proxy drops, or
+// holds every answer with the connections left open, the ads routes answer 503 UNAVAILABLE
+// quickly, and they recover without a restart.
 
 import assert from "node:assert/strict";
 import { loadConfig } from "../lib/config.ts";
@@ -24,7 +25,12 @@ const viaProxy = new URL(database.url!);
 viaProxy.hostname = "127.0.0.1";
 viaProxy.port = String(proxy.port);
 
-const config = loadConfig({ PORT: "0", HOST: "127.0.0.1", DATABASE_URL: viaProxy.toString() });
+const config = loadConfig({
+  PORT: "0",
+  HOST: "127.0.0.1",
+  DATABASE_URL: viaProxy.toString(),
+  ADS_DATABASE_TIMEOUT_MS: "1000",
+});
 const db = await openDb({ databaseUrl: viaProxy.toString(), dataDir: "memory://", poolMax: 4 });
 const clock = testClock();
 const logs: Record<string, unknown>[] = [];
@@ -90,7 +96,11 @@ const PATHS = ["/api/v1/whoami", "/api/v1/ads", "/api/v1/reports/summary", "/api
 
 async function call(path: string) {
   const t0 = performance.now();
-  const res = await service.fetch(path, { headers: { authorization: `Bearer ${key}` } });
+  // A request that hangs fails the test instead of stalling the suite.
+  const res = await service.fetch(path, {
+    headers: { authorization: `Bearer ${key}` },
+    signal: AbortSignal.timeout(5000),
+  });
   // deno-lint-ignore no-explicit-any
   const json = await body<any>(res);
   return {
@@ -130,6 +140,35 @@ test("ads: a lost database is 503 UNAVAILABLE within 2 s, and recovers without r
   }
   const ads = await call("/api/v1/ads");
   assert.equal(ads.json.meta.total, 1);
+});
+
+test("ads: a database that stops answering is 503 UNAVAILABLE within 2 s, and recovers when it answers", async () => {
+  for (const path of PATHS) assert.equal((await call(path)).status, 200, path);
+  const logged = logs.length;
+  proxy.stalled = true;
+  try {
+    for (let round = 0; round < 2; round++) {
+      for (const path of PATHS) {
+        const res = await call(path);
+        assert.equal(res.status, 503, `${path} while stalled`);
+        assert.equal(res.json.error.code, "UNAVAILABLE");
+        assert.equal(res.headers.get("retry-after"), "5");
+        assert.ok(
+          res.ms >= 900,
+          `${path} answered in ${Math.round(res.ms)} ms, before the deadline`,
+        );
+        assert.ok(res.ms < 2000, `${path} took ${Math.round(res.ms)} ms`);
+      }
+    }
+  } finally {
+    proxy.stalled = false;
+  }
+  // The held answers arrive; the connections were never lost.
+  for (const path of PATHS) assert.equal((await call(path)).status, 200, `${path} after`);
+  assert.equal((await call("/api/v1/ads")).json.meta.total, 1);
+  const late = logs.slice(logged).filter((l) => l.status === 503);
+  assert.equal(late.length, 8, "each 503 is logged");
+  assert.ok(late.every((l) => JSON.stringify(l.error).includes("no answer within 1000 ms")));
 });
 
 test("ads dbcut: close", async () => {
