@@ -4,6 +4,7 @@
 import { ApiError, DatabaseUnavailable, errorBody, toApiError } from "./errors.ts";
 import { readJsonBody } from "./body.ts";
 import { describeError } from "./log.ts";
+import { EXPIRED, within } from "./deadline.ts";
 import { cachedMaintenance } from "./maintenance.ts";
 import { type AppContext, json, matchRoute, type RequestContext, type Route } from "./router.ts";
 import { parsePath, parseQuery } from "./schema.ts";
@@ -37,6 +38,34 @@ function errorResponse(err: ApiError, traceId: string): Response {
 
 export function createHandler(app: AppContext): Handler {
   const maintenance = cachedMaintenance(app.db.sql, app.clock, app.maintenanceCacheMs);
+  // Ads requests given up at their deadline whose work still waits for the database.
+  let abandoned = 0;
+
+  /**
+   * An ads request waits for the database at most ADS_DATABASE_TIMEOUT_MS, maintenance read
+   * included: a database that stops answering without closing its connections (a network
+   * partition, a frozen server) would otherwise hold it until TCP gives up, minutes later.
+   */
+  async function respondBeforeDeadline(respond: () => Promise<Response>): Promise<Response> {
+    // Once as many requests as the pool has connections have been given up and still wait,
+    // the database is not answering: later ones answer at once instead of queueing more
+    // statements without bound, to be run all together when it answers again.
+    if (abandoned >= app.config.dbPoolMax) {
+      throw new DatabaseUnavailable(
+        new Error(`${abandoned} requests given up at the deadline still wait for the database`),
+      );
+    }
+    const work = respond();
+    const result = await within(work, app.config.adsDatabaseTimeoutMs);
+    if (result !== EXPIRED) return result;
+    abandoned++;
+    // A read, with nothing to undo: it finishes, or fails, when the database answers.
+    const release = () => abandoned--;
+    work.then(release, release);
+    throw new DatabaseUnavailable(
+      new Error(`no answer within ${app.config.adsDatabaseTimeoutMs} ms`),
+    );
+  }
 
   return async (req, info) => {
     const started = performance.now();
@@ -131,12 +160,7 @@ export function createHandler(app: AppContext): Handler {
           return await runRoute(ctx, match.params);
         }
       };
-      // An ads request waits for the database at most this long, maintenance read included:
-      // a database that stops answering without closing its connections (a network
-      // partition, a frozen server) would otherwise hold it until TCP gives up, minutes later.
-      response = route?.api === "ads"
-        ? await withinDeadline(respond(), app.config.adsDatabaseTimeoutMs)
-        : await respond();
+      response = route?.api === "ads" ? await respondBeforeDeadline(respond) : await respond();
     } catch (err) {
       failure = err;
       const unavailable = route?.api === "ads"
@@ -187,25 +211,6 @@ export function createHandler(app: AppContext): Handler {
     }
     return response;
   };
-}
-
-/** The work's result, or DatabaseUnavailable once `ms` have passed without one. */
-async function withinDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
-  // The work goes on after the deadline (a read, with nothing to undo); its late failure is
-  // of no one's concern any more.
-  work.catch(() => {});
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new DatabaseUnavailable(new Error(`no answer within ${ms} ms`))),
-      ms,
-    );
-  });
-  try {
-    return await Promise.race([work, expired]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 async function runRoute(ctx: RequestContext, rawParams: Record<string, string>) {

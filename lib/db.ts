@@ -11,6 +11,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { DatabaseUnavailable } from "./errors.ts";
 import { COPY_BINARY_HEADER, COPY_BINARY_TRAILER } from "./copy_binary.ts";
+import { EXPIRED, within } from "./deadline.ts";
 
 // deno-lint-ignore no-explicit-any
 export type Row = Record<string, any>;
@@ -290,13 +291,7 @@ function openPostgres(url: string, max: number): Db {
 async function lockDataDir(dataDir: string): Promise<Deno.FsFile> {
   await Deno.mkdir(dataDir, { recursive: true });
   const file = await Deno.open(`${dataDir}/onda.lock`, { write: true, create: true });
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const locked = await Promise.race([
-    file.lock(true).then(() => true),
-    new Promise<false>((resolve) => timer = setTimeout(() => resolve(false), 1000)),
-  ]);
-  clearTimeout(timer);
-  if (!locked) {
+  if (await within(file.lock(true), 1000) === EXPIRED) {
     throw new Error(
       `the embedded database in ${dataDir} is in use by another Onda process; stop it first ` +
         "(or use PostgreSQL through DATABASE_URL to run several processes)",

@@ -21,7 +21,8 @@ const ERROR_TEXT: Record<number, string> = {
   429: "Rate limit exceeded (RATE_LIMITED); retry after Retry-After seconds.",
   500: "Internal error (INTERNAL); retry with exponential backoff, at most 3 times.",
   503: "Maintenance or degraded mode (DEGRADED), or, on the ads API, a database that cannot be " +
-    "reached or has not answered within ADS_DATABASE_TIMEOUT_MS, 5 s by default (UNAVAILABLE).",
+    "reached or has not answered within ADS_DATABASE_TIMEOUT_MS, 5 s by default, or is still " +
+    "silent to as many earlier requests as the pool has connections (UNAVAILABLE).",
 };
 
 const errorEnvelope: JsonSchema = {

@@ -4,6 +4,7 @@
 import { createHandler } from "./app.ts";
 import type { Config } from "./config.ts";
 import { type Db, openDb } from "./db.ts";
+import { within } from "./deadline.ts";
 import { type LogSink, stdoutLog } from "./log.ts";
 import { migrate } from "./migrate.ts";
 import { createCaptureIndexCache } from "./capture_index.ts";
@@ -84,12 +85,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     port,
     url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
     async shutdown() {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([
-        server.shutdown(),
-        new Promise((resolve) => timer = setTimeout(resolve, config.shutdownTimeoutMs)),
-      ]);
-      clearTimeout(timer);
+      await within(server.shutdown(), config.shutdownTimeoutMs);
       stopWorkers.abort();
       await Promise.allSettled(running);
       await db.close();

@@ -63,7 +63,7 @@ test("admin: import streams a file three times its heap limit, through COPY on P
         "--allow-env",
         "--allow-read",
         `--allow-write=${dir}`,
-        "admin.ts",
+        new URL("../admin.ts", import.meta.url).pathname,
         "import",
         path,
       ],

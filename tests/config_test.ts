@@ -40,6 +40,7 @@ test("config: a bad value is refused naming the variable", () => {
     [{ PUBLIC_BASE_URL: "ftp://x" }, "PUBLIC_BASE_URL"],
     [{ RATE_LIMIT_KEY_PER_MINUTE: "0" }, "RATE_LIMIT_KEY_PER_MINUTE"],
     [{ ADS_DATABASE_TIMEOUT_MS: "99" }, "ADS_DATABASE_TIMEOUT_MS"],
+    [{ ADS_DATABASE_TIMEOUT_MS: "600001" }, "ADS_DATABASE_TIMEOUT_MS"],
     [{ DEFAULT_PLAN: "gold" }, "DEFAULT_PLAN"],
     [{ WEBHOOK_RETRY_DELAYS: "5,x" }, "WEBHOOK_RETRY_DELAYS"],
     [{ TRUST_PROXY: "yes" }, "TRUST_PROXY"],
