@@ -18,7 +18,8 @@ import { createHandler } from "../lib/app.ts";
 import { loadConfig } from "../lib/config.ts";
 import { compile, type Db, openDb, type Sql } from "../lib/db.ts";
 import { createCaptureIndexCache } from "../lib/capture_index.ts";
-import { createFigureBrandCache } from "../lib/figure_brands.ts";
+import { createFigureIndexCache } from "../lib/figure_index.ts";
+import { createGrantCache } from "../lib/ads_scope.ts";
 import { createQuestionCache } from "../lib/question_cache.ts";
 import { createRateLimiter } from "../lib/ratelimit.ts";
 import { migrate } from "../lib/migrate.ts";
@@ -336,8 +337,9 @@ export async function run(args: string[]) {
       routes: allRoutes,
       maintenanceCacheMs: 3_600_000,
       questions: createQuestionCache(db.sql),
-      figureBrands: createFigureBrandCache(),
+      figureIndex: createFigureIndexCache(db),
       captureIndex: createCaptureIndexCache(db.sql),
+      grants: createGrantCache(),
     });
     const info = {
       remoteAddr: { transport: "tcp", hostname: "127.0.0.1", port: 1 } as Deno.NetAddr,

@@ -2,8 +2,7 @@
 
 import type { Db } from "./db.ts";
 import { approveSnapshot, importSnapshot } from "./ads_import.ts";
-import { rewriteAccountOccurrences } from "./account_occurrences.ts";
-import { lockAdsFigures, refreshAccountFigures, SCOPE_ID } from "./ads_scope.ts";
+import { SCOPE_ID } from "./ads_scope.ts";
 import { generateKey, type Permission, PERMISSIONS } from "./apikey.ts";
 import { type Args, type Command, flag, isoFlag, onlyFlags, UsageError } from "./cli.ts";
 
@@ -85,21 +84,22 @@ export const adsCommands: Command[] = [
       const until = isoFlag(args, "until");
       if (!from || !until) throw new UsageError("--from and --until are required");
       if (until <= from) throw new UsageError("--until must be after --from");
-      await ctx.db.begin(async (tx) => {
-        // Before the grant row is written: an approval running now updates grant rows too.
-        await lockAdsFigures(tx);
-        const [account] = await tx`select id from ads_accounts where id = ${id} for update`;
-        if (!account) refuse(`no account ${id}`);
-        await tx`
-          insert into ads_grants (account_id, station_ids, brand_ids, period_since, period_until)
-          values (${id}, ${stations}::text[], ${brands}::text[], ${from}, ${until})
-          on conflict (account_id) do update
-             set station_ids = excluded.station_ids, brand_ids = excluded.brand_ids,
-                 period_since = excluded.period_since, period_until = excluded.period_until,
-                 updated_at = now()`;
-        await refreshAccountFigures(tx, id);
-        await rewriteAccountOccurrences(tx, id);
-      });
+      // One row: requests apply the grant as they read it (lib/ads_scope.ts), and a new
+      // version keeps a request that read the old one from mixing the two.
+      const [account] = await ctx.db.sql`
+        insert into ads_grants (account_id, station_ids, brand_ids, brand_keys, period_since,
+                                period_until)
+        select id, ${stations}::text[], ${brands}::text[],
+               coalesce((select jsonb_object_agg(b, 1) from unnest(${brands}::text[]) as b), '{}'),
+               ${from}, ${until}
+          from ads_accounts where id = ${id}
+        on conflict (account_id) do update
+           set station_ids = excluded.station_ids, brand_ids = excluded.brand_ids,
+               brand_keys = excluded.brand_keys, period_since = excluded.period_since,
+               period_until = excluded.period_until, updated_at = now(),
+               version = gen_random_uuid()
+        returning account_id`;
+      if (!account) refuse(`no account ${id}`);
       const [unknown] = await ctx.db.sql<{ stations: string[]; brands: string[] }>`
         select array(select s from unnest(${stations}::text[]) s
                       where s not in (select id from ads_stations)) as stations,

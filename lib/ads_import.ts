@@ -1,17 +1,23 @@
 // `admin import`: streams an NDJSON snapshot into the ads tables in one transaction, with COPY,
 // in memory bounded by the number of stations and brands (never by the number of lines).
 
-import { addApprovedOccurrences, renameInAccountOccurrences } from "./account_occurrences.ts";
-import {
-  lockAdsFigures,
-  refreshAccountFigures,
-  refreshFigureBrandNames,
-  refreshKnownIds,
-  SCOPE_ID,
-} from "./ads_scope.ts";
+import { SCOPE_ID } from "./ads_scope.ts";
 import { tupleWriter } from "./copy_binary.ts";
 import { type CopyIn, type Db, frag, type Sql } from "./db.ts";
 import { type Instant, microsBetween, parseInstant } from "./iso_instant.ts";
+
+/**
+ * The advisory lock (transaction-scoped) under which the admin commands write what the service
+ * derives its ads data from: an approval, a grant and an import that names stations or brands
+ * take turns. Also taken, as the number 122519921164290, by the migrations that rework the ads
+ * tables and by the trigger that renews the data version (sql/009, sql/014). Requests never
+ * take it.
+ */
+export const ADS_DATA_LOCK = 0x6f6e6461_0002;
+
+export async function lockAdsData(tx: Sql): Promise<void> {
+  await tx`select pg_advisory_xact_lock(${ADS_DATA_LOCK})`;
+}
 
 /** A refused import: the message names the line and field; nothing of the import was kept. */
 export class ImportError extends Error {}
@@ -292,16 +298,12 @@ export async function importSnapshot(
         throw failure ?? await duplicateError(err, "occurrence", options.reread);
       }
       if (failure) throw failure;
-      // Before the names: a rename rewrites the accounts' visible rows, which a grant or an
-      // approval may be writing with the old names; under the lock it waits for them and then
-      // sees their rows (and never holds row locks they would wait for). An import without
-      // station or brand lines renames nothing and leaves grants and approvals free meanwhile.
-      if (stationSpill.count || brandSpill.count) await lockAdsFigures(tx);
+      // Before the names: a new or renamed station or brand renews the data version, whose
+      // trigger takes this lock; taken first here, as an approval takes it, so the two queue
+      // instead of deadlocking. An import without station or brand lines leaves them free.
+      if (stationSpill.count || brandSpill.count) await lockAdsData(tx);
       await upsertNamed(tx, copyIn, "ads_stations", stationSpill.chunks());
       await upsertNamed(tx, copyIn, "ads_brands", brandSpill.chunks());
-      // A granted id exists once imported (its data is served only once approved).
-      if (stationSpill.count || brandSpill.count) await refreshKnownIds(tx, null);
-      if (brandSpill.count) await refreshFigureBrandNames(tx);
       try {
         await copyIn(
           "ads_captures",
@@ -385,7 +387,7 @@ function writeOccurrence(
       fail(n, "brand_ids", `brand ${String(brand)} is not defined before this line`);
     }
   }
-  // Sorted and without repeats, so equal brand sets aggregate together in ads_daily.
+  // Sorted and without repeats, so that equal brand sets are one set of ads_brand_sets.
   const sorted = list.length === 1 ? list as string[] : [...new Set(list as string[])].sort();
   out.int4(seq);
   out.text(station);
@@ -397,10 +399,7 @@ function writeOccurrence(
   out.textArray(sorted);
 }
 
-/**
- * Stations and brands: the last name given in the file wins over an earlier or stored one. A
- * changed name reaches the accounts' visible rows too, which hold it.
- */
+/** Stations and brands: the last name given in the file wins over an earlier or stored one. */
 async function upsertNamed(
   tx: Sql,
   copyIn: CopyIn,
@@ -412,20 +411,9 @@ async function upsertNamed(
   const target = table === "ads_stations" ? frag`ads_stations` : frag`ads_brands`;
   const named =
     frag`(select distinct on (id) id, name from ads_import_named order by id, line desc)`;
-  const renamed = await tx<{ id: string }>`
-    select n.id from ${named} n join ${target} t on t.id = n.id where t.name <> n.name`;
   await tx`insert into ${target} (id, name) select id, name from ${named} n
            on conflict (id) do update set name = excluded.name`;
-  // Fresh statistics: grant and approval look names up by primary key for every occurrence,
-  // and a table never analyzed looks small enough to scan instead (measured: 5 minutes
-  // instead of seconds for a grant of 1.2 M occurrences).
-  await tx`analyze ${target}`;
   await tx`drop table ads_import_named`;
-  await renameInAccountOccurrences(
-    tx,
-    table === "ads_stations" ? "station" : "brand",
-    renamed.map((r) => r.id),
-  );
 }
 
 /**
@@ -460,35 +448,19 @@ async function duplicateError(
 }
 
 /**
- * Approves a snapshot: its rows become visible and join the daily pre-aggregates, and its
- * captures join the services' coverage index when they next read its version.
+ * Approves a snapshot: its rows become visible, and its figures per station, day and brand set
+ * are packed for the services to load (sql/014_shared_figures.sql, lib/figure_index.ts). Reads
+ * only this snapshot's rows and writes nothing per account, so its cost follows the snapshot's
+ * size alone.
  */
 export async function approveSeq(tx: Sql, seq: number) {
-  // First, before anything is read: the approval rebuilds figures from what it reads.
-  await lockAdsFigures(tx);
+  await lockAdsData(tx);
   // The grouping of a large snapshot sorts millions of rows; give it memory for this
   // transaction only.
   await tx`select set_config('work_mem', '256MB', true)`;
-  // Coverage follows by itself: this gives it a new version (sql/009_coverage_index.sql).
+  // The services' indexes follow by themselves: this renews the data version (sql/009).
   await tx`update ads_snapshots set approved_at = now() where seq = ${seq}`;
-  await tx`
-    insert into ads_daily (station_id, day, brand_ids, occurrences, duration_ms, human_ms)
-    select station_id, (ad_started_at at time zone 'UTC')::date, brand_ids, count(*),
-           sum(duration_ms),
-           sum(case when duration_precision = 'human_confirmed' then duration_ms else 0 end)
-      from ads_occurrences
-     where snapshot_seq = ${seq} and review_state = 'confirmed'
-     group by 1, 2, 3
-    on conflict (station_id, day, brand_ids) do update
-       set occurrences = ads_daily.occurrences + excluded.occurrences,
-           duration_ms = ads_daily.duration_ms + excluded.duration_ms,
-           human_ms = ads_daily.human_ms + excluded.human_ms`;
-  // Every account's own figures follow; an admin command may take a while, a request not.
-  const accounts = await tx<{ account_id: string }>`select account_id from ads_grants`;
-  for (const { account_id } of accounts) {
-    await refreshAccountFigures(tx, account_id);
-    await addApprovedOccurrences(tx, account_id, seq);
-  }
+  await tx`select ads_pack_day_cells(${seq})`;
 }
 
 /** `snapshot approve <id>`: refuses an unknown or already approved snapshot. */

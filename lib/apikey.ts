@@ -3,7 +3,7 @@
 
 import { ApiError } from "./errors.ts";
 import { SCOPE_ID } from "./ads_scope.ts";
-import { isoUtc, type Period } from "./period.ts";
+import type { Period } from "./period.ts";
 import type { AuthRule, RequestContext } from "./router.ts";
 import { base64url, sha256Hex } from "./encoding.ts";
 
@@ -51,22 +51,20 @@ export interface AdsPrincipal {
   /** Granted stations that exist, sorted; the grant period, null when the account has no grant. */
   stations: string[];
   /**
-   * How many granted brands exist, and whether the request's brand_id (if any) is one. The
-   * list itself (thousands of ids for some accounts) stays in the database: queries read it
-   * from the grant row, so a request never ships it back and forth.
+   * Whether the request's brand_id (if any) is a granted brand that exists. The granted list
+   * itself (thousands of ids for some accounts) stays in the database: queries read it from the
+   * grant row at grantVersion (lib/ads_scope.ts), so a request never ships it back and forth.
    */
-  brandCount: number;
   brandFilterGranted: boolean;
-  /**
-   * The grant's version when this was read: a query that reads the brand list from the grant
-   * row asks for this version, so a grant replaced in between yields nothing rather than a
-   * mix of two grants.
-   */
-  scopeVersion: number;
+  /** The grant's version when this was read (ads_grants.version); NO_GRANT without one. */
+  grantVersion: string;
   period: Period | null;
-  /** meta.snapshot_exported_at of every data route (ads_grants.snapshot_exported_at). */
-  snapshotExportedAt: string | null;
+  /** The version of the ads data (ads_data_version) when this was read. */
+  dataVersion: string;
 }
+
+/** The grant version of an account without a grant: no grant row has it. */
+export const NO_GRANT = "00000000-0000-0000-0000-000000000000";
 
 interface KeyRow {
   id: string;
@@ -81,10 +79,9 @@ interface KeyRow {
   period_since: Date | null;
   period_until: Date | null;
   station_ids: string[];
-  brand_count: number;
   brand_filter_granted: boolean | null;
-  scope_version: number | null;
-  snapshot_exported_at: Date | null;
+  grant_version: string | null;
+  data_version: string;
 }
 
 function unauthenticated(message: string): ApiError {
@@ -133,13 +130,18 @@ async function authenticate(
   // as NUL, must not reach it before the key is checked).
   const rawBrand = ctx.url.searchParams.get("brand_id");
   const brandFilter = rawBrand !== null && SCOPE_ID.test(rawBrand) ? rawBrand : null;
+  // The granted ids that exist: a grant may name ids not imported yet, which match nothing.
   const [row] = await ctx.app.db.sql<KeyRow>`
     select k.id, encode(k.digest, 'hex') as digest, k.prefix, k.label, k.created_at,
            k.permissions, k.revoked_at, a.id as account_id, a.name as account_name,
-           g.period_since, g.period_until, g.snapshot_exported_at, g.scope_version,
-           coalesce(g.known_station_ids, '{}') as station_ids,
-           coalesce(cardinality(g.known_brand_ids), 0) as brand_count,
-           ${brandFilter}::text = any(g.known_brand_ids) as brand_filter_granted
+           g.period_since, g.period_until, g.version::text as grant_version,
+           coalesce(array(select x from unnest(g.station_ids) as x
+                           where x in (select id from ads_stations) order by x), '{}')
+             as station_ids,
+           ${brandFilter}::text = any(g.brand_ids)
+             and exists (select from ads_brands where id = ${brandFilter}::text)
+             as brand_filter_granted,
+           (select version::text from ads_data_version) as data_version
       from ads_api_keys k
       join ads_accounts a on a.id = k.account_id
       left join ads_grants g on g.account_id = a.id
@@ -175,12 +177,11 @@ async function authenticate(
     account: { id: row.account_id, name: row.account_name },
     permissions: PERMISSIONS.filter((p) => row.permissions.includes(p)),
     stations: row.station_ids,
-    brandCount: row.brand_count,
     brandFilterGranted: row.brand_filter_granted === true,
-    scopeVersion: row.scope_version ?? 0,
+    grantVersion: row.grant_version ?? NO_GRANT,
     period: row.period_since && row.period_until
       ? { since: row.period_since, until: row.period_until }
       : null,
-    snapshotExportedAt: row.snapshot_exported_at ? isoUtc(row.snapshot_exported_at) : null,
+    dataVersion: row.data_version,
   };
 }

@@ -1,13 +1,14 @@
-// Every approved capture, per station, kept in memory by version (sql/009_coverage_index.sql), so
-// that a coverage request reads one row instead of the runs and captures of its stations.
+// Every approved capture, per station, kept in memory by data version (sql/009, sql/014), so that
+// a coverage request reads no capture from the database.
 //
 // The index holds no account's data: stations, their captures and the approved snapshots. A
 // request applies its scope to it (lib/coverage.ts): its granted stations, its effective period.
-// It never goes stale: each request reads the current version first, and the index is reloaded
-// when it was loaded at another one.
+// It never goes stale: each request reads the current version with its key, and the index is
+// reloaded when it was loaded at another one.
 
 import type { Sql } from "./db.ts";
 import { readInt64 } from "./encoding.ts";
+import { createVersionedCache, type VersionedCache } from "./versioned_cache.ts";
 
 /** A station's approved captures and their runs; instants in epoch microseconds. */
 export interface StationCaptures {
@@ -41,10 +42,7 @@ export interface CaptureIndex {
   snapshots: Map<number, ApprovedSnapshot>;
 }
 
-export interface CaptureIndexCache {
-  /** The index at the current version, or at a newer one; loads it when needed. */
-  current(): Promise<CaptureIndex>;
-}
+export type CaptureIndexCache = VersionedCache<CaptureIndex>;
 
 /** PostgreSQL's binary timestamptz counts microseconds from 2000-01-01 UTC. */
 const POSTGRES_EPOCH_US = 946_684_800_000_000;
@@ -116,7 +114,7 @@ export async function loadCaptureIndex(sql: Sql): Promise<CaptureIndex> {
   const rows = await sql<IndexRow>`
     select 'version' as kind, version::text as id, null as name, null::int as seq,
            null::bytea as data
-      from ads_coverage_version
+      from ads_data_version
     union all
     select 'snapshot', id, null, seq, timestamptz_send(exported_at)
       from ads_snapshots where approved_at is not null
@@ -141,36 +139,10 @@ export async function loadCaptureIndex(sql: Sql): Promise<CaptureIndex> {
   return index;
 }
 
-/**
- * The index as of the current version. A load started before a request read the version may
- * hold older data, so a request that finds one of those behind its version waits for a load
- * started after it read the version; requests arriving meanwhile share that load. One load at
- * a time: a new one starts only once the one under way has settled.
- */
+/** The capture index, loaded whole whenever the version changes. */
 export function createCaptureIndexCache(
   sql: Sql,
   load: (sql: Sql) => Promise<CaptureIndex> = loadCaptureIndex,
 ): CaptureIndexCache {
-  let held: CaptureIndex | null = null;
-  let loading: { promise: Promise<CaptureIndex>; ticket: number } | null = null;
-  let tickets = 0;
-  const start = () => {
-    const ticket = ++tickets;
-    const promise = load(sql).then((index) => held = index).finally(() => loading = null);
-    loading = { promise, ticket };
-    return loading;
-  };
-  return {
-    async current() {
-      const [{ version }] = await sql<{ version: string }>`
-        select version::text from ads_coverage_version`;
-      if (held?.version === version) return held;
-      // Every load numbered above this one started after the version above was read.
-      const seen = tickets;
-      const first = loading ?? start();
-      const index = await first.promise;
-      if (index.version === version || first.ticket > seen) return index;
-      return await (loading && loading.ticket > seen ? loading : start()).promise;
-    },
-  };
+  return createVersionedCache(() => load(sql));
 }

@@ -7,7 +7,8 @@ import type { RateLimiter } from "./ratelimit.ts";
 import type { InferShape, Schema, Shape } from "./schema.ts";
 import type { LogSink } from "./log.ts";
 import type { CaptureIndexCache } from "./capture_index.ts";
-import type { FigureBrandCache } from "./figure_brands.ts";
+import type { FigureIndexCache } from "./figure_index.ts";
+import type { GrantCache } from "./ads_scope.ts";
 import type { QuestionCache } from "./question_cache.ts";
 import type { SealedParts } from "./sealed.ts";
 
@@ -34,10 +35,12 @@ export interface AppContext {
   maintenanceCacheMs: number;
   /** Questions as answering them needs them (they never change once published). */
   questions: QuestionCache;
-  /** Each account's figure brands, by version (a summary's by_brand). */
-  figureBrands: FigureBrandCache;
-  /** Every approved capture per station, by version (coverage). */
+  /** Every approved snapshot's figures per station, day and brand set, by data version. */
+  figureIndex: FigureIndexCache;
+  /** Every approved capture per station, by data version (coverage). */
   captureIndex: CaptureIndexCache;
+  /** Each ads grant's brand list at its version, and its newest contributing snapshot. */
+  grants: GrantCache;
   /** Fault injection for tests (a crash right after a handler's commit); never set in production. */
   faults?: { afterIdempotentHandler?: () => void };
 }

@@ -8,7 +8,8 @@ import { within } from "./deadline.ts";
 import { type LogSink, stdoutLog } from "./log.ts";
 import { migrate } from "./migrate.ts";
 import { createCaptureIndexCache } from "./capture_index.ts";
-import { createFigureBrandCache } from "./figure_brands.ts";
+import { createFigureIndexCache } from "./figure_index.ts";
+import { createGrantCache } from "./ads_scope.ts";
 import { createQuestionCache } from "./question_cache.ts";
 import { createRateLimiter } from "./ratelimit.ts";
 import type { AppContext, Route } from "./router.ts";
@@ -66,8 +67,9 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     routes: options.routes ?? allRoutes,
     maintenanceCacheMs: options.maintenanceCacheMs ?? 1000,
     questions: createQuestionCache(db.sql),
-    figureBrands: createFigureBrandCache(),
+    figureIndex: createFigureIndexCache(db),
     captureIndex: createCaptureIndexCache(db.sql),
+    grants: createGrantCache(),
   };
   const handler = createHandler(app);
   const server = Deno.serve(

@@ -2,19 +2,20 @@
 
 import { apiKey } from "../lib/apikey.ts";
 import {
-  newestOccurrenceSnapshot,
   NOTICE_ADS,
+  partialDays,
   periodMeta,
   periodMetaSchema,
   periodQuery,
   resolveScope,
   type Scope,
+  scopedOccurrences,
   scopeId,
-  totalSql,
-  visibleOccurrences,
+  wholeDays,
 } from "../lib/ads_scope.ts";
-import { empty, frag, type Fragment } from "../lib/db.ts";
-import { isoUtc } from "../lib/period.ts";
+import { frag, join } from "../lib/db.ts";
+import type { FigureIndex } from "../lib/figure_index.ts";
+import { DAY_MS, isoUtc } from "../lib/period.ts";
 import { defineRoute, json } from "../lib/router.ts";
 import { array, boolean, enumOf, int, number, object, optional, string } from "../lib/schema.ts";
 
@@ -41,69 +42,76 @@ const pageSchema = object({
   }),
 });
 
-interface OccurrenceRow {
-  id: string;
+interface PageRow {
+  data_version: string;
+  partial_total: number;
+  /** How many rows the window held, up to offset + limit; null on the one row of an empty page. */
+  reached: number | null;
+  id: string | null;
   station_id: string;
-  station_name: string;
   ad_started_at: Date;
   ad_ended_at: Date;
   duration_ms: number;
   duration_precision: string;
-  review_state: string;
-  brands: { id: string; name: string }[];
+  brand_ids: string[];
 }
 
 /**
- * The page: OccurrenceRow columns and `total` (the scalar subquery given, evaluated once) in
- * (ad_started_at, id) order. Without a station filter, the account's own visible rows
- * (ads_account_occurrences), which already hold the station name and the granted brands with
- * their names: read in page order, every entry is served as it is, or, with a brand filter, once
- * its brands are checked. With a station filter, that station's rows of ads_occurrences in time
- * order (its index; the rare rows starting together sorted by id), with the scope checked row by
- * row (see visibleOccurrences), and the names looked up for the page's rows only.
+ * One statement: the data version it read, the visible occurrences of the partial days (counted
+ * from raw rows), and the page: the visible rows starting in [from, to) in (ad_started_at, id)
+ * order, after `offset` of them. The window is chosen to hold the page (see pageWindow), so the
+ * rows it reads and sorts are about as many as the page needs; `reached` tells the caller when
+ * it held too few. One row at least, so that an empty page still carries the version and count.
  */
-export function pageSql(
-  scope: Scope,
-  since: Date,
-  until: Date,
-  limit: number,
-  offset: number,
-  total: Fragment,
-) {
-  if (scope.accountRows) {
-    return frag`
-      select v.id, v.station_id, v.station_name, v.ad_started_at, v.ad_ended_at, v.duration_ms,
-             v.duration_precision, 'confirmed'::text as review_state, v.brands, ${total} as total
-        from ads_account_occurrences v
-       where v.account_id = ${scope.accountId}
-         and v.ad_started_at >= ${since}::timestamptz and v.ad_started_at < ${until}::timestamptz
-         ${scope.brandId === null ? empty : frag`and ${scope.brandId}::text = any(v.brand_ids)`}
-         -- The grant version the key lookup saw, as the filtered path and the total ask for:
-         -- a grant replaced meanwhile gives an empty page, never rows of two grants.
-         and exists (select from ads_grants g where g.account_id = ${scope.accountId}
-                                                and g.scope_version = ${scope.scopeVersion})
-       order by v.ad_started_at, v.id
-       limit ${limit} offset ${offset}`;
-  }
+function pageSql(scope: Scope, from: Date, to: Date, limit: number, offset: number) {
+  const partial = partialDays(scope).map((edge) =>
+    frag`(select count(*) from (${scopedOccurrences(scope, edge.since, edge.until)}) e)`
+  );
   return frag`
-    select p.id, p.station_id, s.name as station_name, p.ad_started_at, p.ad_ended_at,
-           p.duration_ms, p.duration_precision, p.review_state,
-           coalesce((select json_agg(json_build_object('id', b.id, 'name', b.name) order by b.id)
-                       from ads_brands b
-                      where b.id = any(p.brand_ids)
-                        -- Not a join: a hashed subplan, built once per query.
-                        and (b.id in (select unnest(${scope.shownBrandsSql}))) is true),
-                    '[]') as brands,
-           ${total} as total
-      from (select o.id, o.station_id, o.ad_started_at, o.ad_ended_at, o.duration_ms,
-                   o.duration_precision, o.review_state, o.brand_ids
-              from ads_occurrences o
-             where ${visibleOccurrences(scope, since, until)}
-             order by o.ad_started_at, o.id
-             limit ${limit} offset ${offset}) p
-      join ads_stations s on s.id = p.station_id
+    select x.data_version, x.partial_total, p.*
+      from (select (select version::text from ads_data_version) as data_version,
+                   (${partial.length ? join(partial, frag` + `) : frag`0`})::int8 as partial_total
+           ) x
+      left join (select w.*, count(*) over () as reached
+                   from (select v.id, v.station_id, v.ad_started_at, v.ad_ended_at, v.duration_ms,
+                                v.duration_precision, v.brand_ids
+                           from (${scopedOccurrences(scope, from, to)}) v
+                          order by v.ad_started_at, v.id
+                          limit ${offset + limit}) w
+                  order by w.ad_started_at, w.id
+                 offset ${offset}) p on true
      order by p.ad_started_at, p.id`;
 }
+
+/**
+ * Where the page's rows are: `from` (the start of the day the page starts on, whole days before
+ * it skipped by their counts), the offset left within it, and a first guess at an end holding
+ * `offset + limit` rows: the end of the day where the counts reach that many, or within that day
+ * in proportion (with a margin; rows are not spread evenly over a day).
+ */
+function pageWindow(scope: Scope, perDay: Float64Array, offset: number, limit: number) {
+  const { since, until } = scope.period!;
+  const days = wholeDays(scope);
+  // The counts cover whole days: from a partial first day on, nothing can be skipped or guessed.
+  if (!days || since.getTime() !== days.first * DAY_MS) {
+    return { from: since, offset, to: new Date(Math.min(until.getTime(), since.getTime() + HOUR)) };
+  }
+  let day = 0;
+  let skipped = 0;
+  while (day < perDay.length && skipped + perDay[day] <= offset) skipped += perDay[day++];
+  const from = new Date((days.first + day) * DAY_MS);
+  let needed = offset - skipped + limit;
+  let end = day;
+  while (end < perDay.length && perDay[end] < needed) needed -= perDay[end++];
+  const guess = end < perDay.length
+    ? (days.first + end) * DAY_MS + Math.min(DAY_MS, PAD + 1.5 * DAY_MS * needed / perDay[end])
+    : until.getTime();
+  return { from, offset: offset - skipped, to: new Date(Math.min(until.getTime(), guess)) };
+}
+
+const HOUR = 3_600_000;
+/** Added to a guessed window, so that a page near its start is not guessed too short. */
+const PAD = 600_000;
 
 export const routes = [
   defineRoute({
@@ -143,34 +151,48 @@ export const routes = [
         notice: NOTICE_ADS,
       };
       if (scope.empty) {
-        meta.snapshot_exported_at = newestOccurrenceSnapshot(principal);
+        const index = await app.figureIndex.at(principal.dataVersion);
+        meta.snapshot_exported_at = await app.grants.newestSnapshot(app.db.sql, principal, index);
         return json({ data: [], meta });
       }
-      const { since, until } = scope.period!;
-      const total = totalSql(scope);
-      // One statement: the page (read in time order, stopping after offset + limit rows) with the
-      // total on every row. Only a page past the end needs a second one, for the total alone.
-      const data = await app.db.sql<OccurrenceRow & { total: number }>`
-          ${pageSql(scope, since, until, query.limit, query.offset, total)}`;
-      meta.total = data.length
-        ? data[0].total
-        : (await app.db.sql<{ total: number }>`select ${total} as total`)[0].total;
-      // An empty page has nothing after it, even if an approval committed between the two
-      // statements and its total counts more.
+      let version = principal.dataVersion;
+      let index: FigureIndex;
+      let perDay: Float64Array;
+      let rows: PageRow[];
+      for (let attempt = 1;; attempt++) {
+        index = await app.figureIndex.at(version);
+        perDay = await app.grants.occurrencesPerDay(app.db.sql, principal, scope, index);
+        const window = pageWindow(scope, perDay, query.offset, query.limit);
+        const { from, offset } = window;
+        for (let to = window.to;;) {
+          rows = await app.db.sql<PageRow>`${pageSql(scope, from, to, query.limit, offset)}`;
+          const reached = rows[0].reached ?? 0;
+          if (reached >= offset + query.limit || to >= scope.period!.until) break;
+          // Too few rows in the window: a wider one, up to the period's end.
+          const span = Math.max(to.getTime() - from.getTime(), HOUR);
+          to = new Date(Math.min(scope.period!.until.getTime(), from.getTime() + 4 * span));
+        }
+        // An approval committed since the index was read: read both again at the new version.
+        if (rows[0].data_version === index.version || attempt === 3) break;
+        version = rows[0].data_version;
+      }
+      const data = rows!.filter((row) => row.id !== null);
+      meta.total = perDay!.reduce((sum, n) => sum + n, 0) + rows![0].partial_total;
       meta.has_more = data.length > 0 && query.offset + data.length < meta.total;
-      meta.snapshot_exported_at = newestOccurrenceSnapshot(principal);
+      meta.snapshot_exported_at = await app.grants.newestSnapshot(app.db.sql, principal, index!);
+      const brandName = (id: string) => index!.brandNames[index!.brandCodes.get(id)!] ?? id;
       return json({
         data: data.map((row) => ({
           id: row.id,
           station_id: row.station_id,
-          station_name: row.station_name,
+          station_name: index!.stationNames.get(row.station_id) ?? row.station_id,
           ad_started_at: isoUtc(row.ad_started_at),
           ad_ended_at: isoUtc(row.ad_ended_at),
           duration_seconds: row.duration_ms / 1000,
           duration_precision: row.duration_precision,
-          review_state: row.review_state,
-          // Only the granted brands, selected in the query above.
-          brands: row.brands,
+          review_state: "confirmed",
+          // Only the granted brands, as the scope selects them.
+          brands: row.brand_ids.map((id) => ({ id, name: brandName(id) })),
         })),
         meta,
       });

@@ -2,7 +2,6 @@
 
 import { apiKey } from "../lib/apikey.ts";
 import {
-  newestOccurrenceSnapshot,
   NOTICE_COVERAGE,
   periodMeta,
   periodMetaSchema,
@@ -67,7 +66,11 @@ export const routes = [
       const gapSeconds = app.config.coverageGapSeconds;
       const meta = {
         ...periodMeta(scope),
-        snapshot_exported_at: newestOccurrenceSnapshot(principal),
+        snapshot_exported_at: await app.grants.newestSnapshot(
+          app.db.sql,
+          principal,
+          await app.figureIndex.at(principal.dataVersion),
+        ),
         notice: NOTICE_COVERAGE,
         limits: {
           gap_threshold_seconds: gapSeconds,
@@ -78,7 +81,7 @@ export const routes = [
       };
       if (!scope.period || scope.stations.length === 0) return json({ data: [], meta });
       const { since, until } = scope.period;
-      const index = await app.captureIndex.current();
+      const index = await app.captureIndex.at(principal.dataVersion);
       const used = new Set<number>();
       const stations = coverageOf(
         index,

@@ -54,7 +54,9 @@ export const routes = [
                    '[]'::json) as stations,
           coalesce((select json_agg(json_build_object('id', b.id, 'name', b.name) order by b.id)
                       from ads_brands b
-                     where b.id in (select unnest(${grantedBrandsSql(principal)}))),
+                     where b.id in (select unnest(${
+        grantedBrandsSql({ accountId: principal.account.id, grantVersion: principal.grantVersion })
+      }))),
                    '[]'::json) as brands`;
       return json({
         data: {

@@ -12,6 +12,7 @@ import m010 from "./010_packed_brand_figures.sql" with { type: "text" };
 import m011 from "./011_drop_occurrence_time_index.sql" with { type: "text" };
 import m012 from "./012_brand_days_version.sql" with { type: "text" };
 import m013 from "./013_station_index_without_id.sql" with { type: "text" };
+import m014 from "./014_shared_figures.sql" with { type: "text" };
 
 export const migrations: { name: string; text: string }[] = [
   { name: "001_core.sql", text: m001 },
@@ -27,4 +28,5 @@ export const migrations: { name: string; text: string }[] = [
   { name: "011_drop_occurrence_time_index.sql", text: m011 },
   { name: "012_brand_days_version.sql", text: m012 },
   { name: "013_station_index_without_id.sql", text: m013 },
+  { name: "014_shared_figures.sql", text: m014 },
 ];

@@ -13,16 +13,7 @@ import {
   type Occ,
 } from "./_ads_fixture.ts";
 import { body, startTestService, test } from "./_server.ts";
-import {
-  type BrandDaysRow,
-  brandDaysSql,
-  grantedBrandsSql,
-  type HeldFigures,
-  runningTotalDays,
-} from "../lib/ads_scope.ts";
-import { migrations } from "../sql/migrations.ts";
-import { pageSql } from "../routes/ads.ts";
-import { frag } from "../lib/db.ts";
+import { grantedBrandsSql, scopedOccurrences } from "../lib/ads_scope.ts";
 
 const service = await startTestService();
 const fx: Fixture = await loadFixture(service);
@@ -70,77 +61,9 @@ test("ads: every data response is compact JSON, exactly as JSON.stringify writes
   }
 });
 
-test("summary: an account's figure brands and running totals come along only when their version is not the one held", async () => {
-  const versions = async () =>
-    new Map(
-      (await service.db.sql<{ account_id: string; figures_version: string }>`
-        select account_id, figures_version from ads_grants`).map((v) => [
-        v.account_id,
-        v.figures_version,
-      ]),
-    );
-  const before = await versions();
-  assert.ok(before.size >= 2);
-  assert.equal(new Set(before.values()).size, before.size, "a version per account");
-  const [{ scope_version: scopeVersion }] = await service.db.sql<{ scope_version: number }>`
-    select scope_version from ads_grants where account_id = 'acme'`;
-  const held = before.get("acme")!;
-  // Whole days well inside the grant, so that both running-total days have data.
-  const days = runningTotalDays({
-    since: new Date(acme.since + 3 * DAY),
-    until: new Date(acme.since + 6 * DAY),
-  })!;
-  const read = async (figures: HeldFigures | null, which = days) =>
-    (await service.db.sql<BrandDaysRow>`
-      ${brandDaysSql({ accountId: "acme", scopeVersion }, which, figures)}`)[0];
-  const none = await read(null);
-  assert.ok(none.figure_brands!.length > 0, "none held: the pairs");
-  assert.ok(none.end_figures, "none held: the last day's totals");
-  assert.ok(none.start_figures, "none held: the first day's totals");
-  assert.notEqual(none.end_figures, none.start_figures);
-  const pairsOnly = await read({ version: held, end: false, start: false });
-  assert.equal(pairsOnly.figure_brands, null, "the held version: no pairs");
-  assert.equal(pairsOnly.figures_version, held);
-  assert.equal(pairsOnly.end_figures, none.end_figures, "days not held are sent");
-  assert.equal(pairsOnly.start_figures, none.start_figures);
-  const daysHeld = { version: held, end: true, start: true };
-  const all = await read(daysHeld);
-  assert.deepEqual(
-    [all.figures_version, all.figure_brands, all.end_figures, all.start_figures],
-    [held, null, null, null],
-    "held days at the current version: nothing but the version",
-  );
-  assert.equal((await read({ ...daysHeld, start: false })).start_figures, none.start_figures);
-  // Days past the account's data read its last day's totals, the same at every such day.
-  const later = (offset: number) =>
-    runningTotalDays({
-      since: new Date(acme.since + offset * DAY),
-      until: new Date(acme.since + (offset + 2) * DAY),
-    })!;
-  const past = await read(null, later(4000));
-  assert.ok(past.end_figures);
-  assert.equal((await read(null, later(5000))).end_figures, past.end_figures);
-  const other = [...before].find(([account]) => account !== "acme")![1];
-  const stale = await read({ ...daysHeld, version: other });
-  assert.ok(stale.figure_brands!.length > 0, "another version: the pairs");
-  assert.equal(stale.end_figures, none.end_figures, "another version: the days");
-  assert.equal(stale.start_figures, none.start_figures);
-  // A grant rewrites the running totals, even with the same pairs: a new version for that
-  // account only, and the days come along again.
-  await grantTo(service, "acme", acme);
-  const after = await versions();
-  assert.notEqual(after.get("acme"), held, "rewritten totals, another version");
-  for (const [account, version] of after) {
-    if (account !== "acme") assert.equal(version, before.get(account), account);
-  }
-  assert.equal((await read(daysHeld)).end_figures, none.end_figures);
-});
-
-test("summary: by_brand never uses running totals kept from a replaced grant", async () => {
-  // A summary subtracts the running totals of the day before its first whole day. With beta's
-  // grant from its first day of data, that day has totals (six days of data) and the service
-  // keeps them; granted from the period's first day, the same request has none before it (all of
-  // it counts), and the totals kept at the old version must not be subtracted.
+test("summary: by_brand never uses the brands kept from a replaced grant", async () => {
+  // The service keeps each grant's brand list by version: a summary after a new grant of other
+  // brands and another period must count by that grant, not by the list kept from the old one.
   const beta = fx.grants.get("beta")!;
   const key = await keyFor("beta");
   const [since, until] = [beta.since + 6 * DAY, beta.since + 10 * DAY];
@@ -163,7 +86,7 @@ test("summary: by_brand never uses running totals kept from a replaced grant", a
   try {
     await byBrand(beta);
     await byBrand(beta); // now from the kept days
-    const later = { ...beta, since };
+    const later = { ...beta, since, brands: beta.brands.slice(1) };
     await grantTo(service, "beta", later);
     await byBrand(later);
   } finally {
@@ -370,54 +293,49 @@ test("ads: a brand_id the database cannot hold (NUL) is 422 with a key and 401 w
 
 test("ads: a request reads one version of the grant, never brands of a later one", async () => {
   // A grant replaced between a request's key lookup and its data query: the data query asks
-  // for the version the lookup saw, and a later version gives it no brands at all.
-  const [{ version }] = await service.db.sql<{ version: number }>`
-    select scope_version as version from ads_grants where account_id = 'acme'`;
-  assert.ok(version > 0, "refreshes bump the version");
-  const stale = { account: { id: "acme" }, scopeVersion: version - 1 };
+  // for the version the lookup saw, and another version gives it no brands at all.
+  const [{ version }] = await service.db.sql<{ version: string }>`
+    select version::text from ads_grants where account_id = 'acme'`;
+  const stale = { accountId: "acme", grantVersion: crypto.randomUUID() };
   const [row] = await service.db.sql<{ brands: string[] | null }>`
-    select ${grantedBrandsSql(stale as never)} as brands`;
-  assert.equal(row.brands, null, "a stale version reads no brands");
-  const current = { account: { id: "acme" }, scopeVersion: version };
+    select ${grantedBrandsSql(stale)} as brands`;
+  assert.equal(row.brands, null, "another version reads no brands");
   const [fresh] = await service.db.sql<{ brands: string[] }>`
-    select ${grantedBrandsSql(current as never)} as brands`;
-  assert.deepEqual(fresh.brands, acme.brands.filter((b) => fx.brands.has(b)).sort());
-  // The same for the per-brand running totals of a summary's whole days.
-  const days = runningTotalDays({
-    since: new Date(acme.since + DAY),
-    until: new Date(acme.since + 3 * DAY),
-  })!;
-  const staleDays = await service.db.sql`
-    ${brandDaysSql({ accountId: "acme", scopeVersion: version - 1 }, days)}`;
-  assert.equal(staleDays.length, 0, "a stale version reads no brand figures");
-  const freshDays = await service.db.sql<{ figure_brands: unknown[] }>`
-    ${brandDaysSql({ accountId: "acme", scopeVersion: version }, days)}`;
-  assert.equal(freshDays.length, 1);
-  assert.ok(freshDays[0].figure_brands.length > 0);
-  // And for a page without a station filter, read from the account's own visible rows, with
-  // or without a brand filter.
-  const page = (scopeVersion: number, brandId: string | null = null) =>
-    service.db.sql<{ id: string; brands: { id: string }[] }>`${
-      pageSql(
-        { accountRows: true, brandId, accountId: "acme", scopeVersion } as never,
+    select ${grantedBrandsSql({ accountId: "acme", grantVersion: version })} as brands`;
+  assert.deepEqual(fresh.brands, [...acme.brands].sort());
+  // And so the scoped occurrences, with or without a brand filter.
+  const rows = (grantVersion: string, brandId: string | null) =>
+    service.db.sql<{ id: string; brand_ids: string[] }>`
+      select v.id, v.brand_ids from (${
+      scopedOccurrences(
+        {
+          requested: { since: new Date(acme.since), until: new Date(acme.until) },
+          period: { since: new Date(acme.since), until: new Date(acme.until) },
+          stations: acme.stations,
+          stationId: null,
+          brandId,
+          accountId: "acme",
+          grantVersion,
+          empty: false,
+        },
         new Date(acme.since),
         new Date(acme.until),
-        100_000,
-        0,
-        frag`0`,
       )
-    }`;
-  assert.equal((await page(version - 1)).length, 0, "a stale version reads no rows");
-  const rows = await page(version);
-  assert.ok(rows.length > 0);
-  const brand = rows[0].brands[0].id;
-  assert.equal((await page(version - 1, brand)).length, 0, "nor with a brand filter");
-  const withBrand = rows.filter((row) => row.brands.some((b) => b.id === brand));
-  assert.ok(withBrand.length < rows.length, "the fixture has rows without that brand");
+    }) v order by v.ad_started_at, v.id`;
+  assert.equal((await rows(stale.grantVersion, null)).length, 0, "a stale version");
+  const all = await rows(version, null);
   assert.deepEqual(
-    (await page(version, brand)).map((row) => row.id),
-    withBrand.map((row) => row.id),
-    "the brand filter keeps exactly the rows carrying the brand, in order",
+    all.map((r) => r.id),
+    expectedOccurrences(fx, acme, acme.since, acme.until).map((o) => o.id),
+  );
+  const brand = all[0].brand_ids[0];
+  assert.equal((await rows(stale.grantVersion, brand)).length, 0, "nor with a brand");
+  const withBrand = all.filter((r) => r.brand_ids.includes(brand));
+  assert.ok(withBrand.length < all.length, "the fixture has rows without that brand");
+  assert.deepEqual(
+    (await rows(version, brand)).map((r) => r.id),
+    withBrand.map((r) => r.id),
+    "the brand filter keeps exactly the rows carrying the brand",
   );
 });
 
@@ -999,7 +917,7 @@ test("summary: daily pre-aggregates with raw edges equal the raw answer", async 
     f: { occurrences: number; duration_seconds: number; human_confirmed_duration_seconds: number },
   ) => [f.occurrences, ms(f.duration_seconds), ms(f.human_confirmed_duration_seconds)];
   const expected = (list: Occ[]) => [list.length, ms(sum(list)), ms(human(list))];
-  // Without filters (the account's running totals) and with a station filter (ads_daily).
+  // Without filters and with a station filter, whole days from the figure index, edges raw.
   for (const station of [undefined, beta.stations[0]]) {
     for (const [since, until] of periods) {
       const filter = station ? `&station_id=${station}` : "";
@@ -1049,30 +967,6 @@ test("summary: daily pre-aggregates with raw edges equal the raw answer", async 
   }
 });
 
-/**
- * Migration 006's backfill, run on the data as it stands, writes exactly the rows the admin
- * commands wrote (it is how data imported before the migration gets its rows).
- */
-async function assertBackfillEqualsWritten() {
-  const rows = () =>
-    service.db.sql`select account_id, ad_started_at, id, station_id, station_name, ad_ended_at,
-                          duration_ms, duration_precision, brand_ids, brands::text as brands
-                     from ads_account_occurrences order by account_id, ad_started_at, id`;
-  const written = await rows();
-  assert.ok(written.length > 100);
-  const text = migrations.find((m) => m.name === "006_account_occurrences.sql")!.text;
-  const backfill = text.slice(text.indexOf("insert into ads_account_occurrences"));
-  await service.db.begin(async (tx) => {
-    await tx`delete from ads_account_occurrences`;
-    await tx.exec(backfill);
-  });
-  assert.deepEqual(await rows(), written);
-}
-
-test("ads: migration 006 fills the accounts' visible rows exactly as grant writes them", async () => {
-  await assertBackfillEqualsWritten();
-});
-
 test("summary: approving a snapshot or replacing a grant updates every figure", async () => {
   // Runs last: it approves snap-b and changes beta's grant.
   const key = await keyFor("beta");
@@ -1116,7 +1010,7 @@ test("summary: approving a snapshot or replacing a grant updates every figure", 
         listed,
         rows.map((o) => [o.id, o.brand_ids.filter((b) => grant.brands.includes(b)).sort()]),
       );
-      // snapshot_exported_at is kept with the grant: it must follow approvals and new grants.
+      // snapshot_exported_at must follow approvals and new grants.
       const contributing = expectedOccurrences(fx, grant, grant.since, grant.until)
         .map((o) => fx.snapshots.get(o.snapshot)!.exportedAt);
       const newest = contributing.length
@@ -1131,15 +1025,8 @@ test("summary: approving a snapshot or replacing a grant updates every figure", 
   await admin(service, "snapshot", "approve", "snap-b");
   fx.snapshots.get("snap-b")!.approved = true;
   await summaryMatches(beta);
-  // The rows the approval added to every account are the backfill's too.
-  await assertBackfillEqualsWritten();
-  const figuresVersion = async () =>
-    (await service.db.sql<{ v: string }>`
-      select figures_version as v from ads_grants where account_id = 'beta'`)[0].v;
-  const before = await figuresVersion();
   const narrower = { ...beta, stations: ["st-4", "st-5"], brands: ["br.5", "br.6", "br.7"] };
   await grantTo(service, "beta", narrower);
-  assert.notEqual(await figuresVersion(), before, "other figure brands, another version");
   await summaryMatches(narrower);
   // Wider again, with other brands and a period shifted by a day and a quarter.
   const wider = {
@@ -1151,7 +1038,6 @@ test("summary: approving a snapshot or replacing a grant updates every figure", 
   };
   await grantTo(service, "beta", wider);
   await summaryMatches(wider);
-  await assertBackfillEqualsWritten();
 });
 
 test("ads: close the service", async () => {

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { admin, DAY, importLines, seeded } from "./_ads_fixture.ts";
 import { body, freshDatabase, PG_FALLBACK_URL, PG_URL, startTestService, test } from "./_server.ts";
-import { ADS_FIGURES_LOCK } from "../lib/ads_scope.ts";
+import { ADS_DATA_LOCK } from "../lib/ads_import.ts";
 import { openDb } from "../lib/db.ts";
 import { migrate } from "../lib/migrate.ts";
 import { migrations } from "../sql/migrations.ts";
@@ -317,7 +317,7 @@ test("coverage: approving a snapshot that bridges and extends runs keeps the ans
 });
 
 const version = async () =>
-  (await service.db.sql<{ version: string }>`select version::text from ads_coverage_version`)[0]
+  (await service.db.sql<{ version: string }>`select version::text from ads_data_version`)[0]
     .version;
 
 test("coverage: a station renamed by an import shows on the very next request", async () => {
@@ -373,7 +373,7 @@ test("coverage version: renewed only under the admin commands' lock", async () =
     await migrate(writer, migrations);
     const held = async () =>
       !(await other.sql<{ got: boolean }>`
-        select pg_try_advisory_xact_lock(${ADS_FIGURES_LOCK}) as got`)[0].got;
+        select pg_try_advisory_xact_lock(${ADS_DATA_LOCK}) as got`)[0].got;
     await writer.begin(async (tx) => {
       await tx`insert into ads_stations (id, name) values ('st-x', 'X')`;
       assert.equal(await held(), true, "the insert took the admin commands' lock");

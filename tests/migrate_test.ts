@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { type Db, openDb } from "../lib/db.ts";
 import { migrate } from "../lib/migrate.ts";
-import { ADS_FIGURES_LOCK } from "../lib/ads_scope.ts";
+import { ADS_DATA_LOCK } from "../lib/ads_import.ts";
 import { readInt64 } from "../lib/encoding.ts";
 import { migrations } from "../sql/migrations.ts";
 import { freshDatabase, PG_FALLBACK_URL, PG_URL, test } from "./_server.ts";
@@ -101,7 +101,7 @@ test("migrate: the bundled migrations apply cleanly on an empty database", async
   });
 });
 
-test("migrate: 007 to 012 wait for an admin command in progress instead of deadlocking with it", async () => {
+test("migrate: 007 to 014 wait for an admin command in progress instead of deadlocking with it", async () => {
   // An approval or a grant takes the admin commands' lock, then writes the capture runs, the
   // grant row and the snapshots; the migrations alter those tables. Were the table locks taken
   // first, each would wait for the other.
@@ -110,7 +110,7 @@ test("migrate: 007 to 012 wait for an admin command in progress instead of deadl
     let migrated = false;
     let pending: Promise<unknown> = Promise.resolve();
     await admin.begin(async (tx) => {
-      await tx`select pg_advisory_xact_lock(${ADS_FIGURES_LOCK})`;
+      await tx`select pg_advisory_xact_lock(${ADS_DATA_LOCK})`;
       pending = migrate(starting, migrations).then(() => migrated = true);
       // Long enough for the migrations to reach whatever they wait on first.
       await new Promise((resolve) => setTimeout(resolve, 500));
@@ -142,7 +142,7 @@ for (const name of ["011_drop_occurrence_time_index.sql", "013_station_index_wit
         pending = migrate(starting, migrations).then(() => migrated = true);
         await new Promise((resolve) => setTimeout(resolve, 500));
         assert.equal(migrated, false, "the migration waits for the import's table");
-        await tx`select pg_advisory_xact_lock(${ADS_FIGURES_LOCK})`;
+        await tx`select pg_advisory_xact_lock(${ADS_DATA_LOCK})`;
       });
       await pending;
       assert.equal(migrated, true);
@@ -182,7 +182,7 @@ test("migrate: 010 packs the JSON running totals exactly, large numbers and empt
                 ${JSON.stringify(figures.map((f) => f[1]))}::json,
                 ${JSON.stringify(figures.map((f) => f[2]))}::json)`;
     }
-    await migrate(db, migrations);
+    await migrate(db, upTo("011_drop_occurrence_time_index.sql"));
     const rows = await db.sql<{ day: string; figures: string }>`
       select day::text, figures from ads_account_brand_days
        order by day`;
@@ -213,11 +213,12 @@ test("migrate: a migration that takes the admin commands' lock takes theirs, fir
     "009_coverage_index.sql",
     "010_packed_brand_figures.sql",
     "012_brand_days_version.sql",
+    "014_shared_figures.sql",
   ]);
   for (const m of locking) {
     const calls = [...m.text.matchAll(/pg_advisory_xact_lock\((\d+)\)/g)].map((c) => Number(c[1]));
     assert.ok(calls.length > 0, m.name);
-    assert.deepEqual(calls, calls.map(() => ADS_FIGURES_LOCK), m.name);
+    assert.deepEqual(calls, calls.map(() => ADS_DATA_LOCK), m.name);
   }
   for (const m of locking.slice(1)) {
     const statements = m.text.replace(/--[^\n]*/g, "").split(";").map((x) => x.trim())

@@ -1,10 +1,10 @@
-// The coverage index's cache (lib/capture_index.ts): one load per version, shared by the requests
-// that wait for it, never older than the version a request read, and retried after a failure.
-// The database is a stand-in whose version the test sets; loads finish when the test says so.
+// The cache of the capture and figure indexes (lib/versioned_cache.ts): one load per version,
+// shared by the requests that wait for it, never older than the version a request read, and
+// retried after a failure. The database is a stand-in whose version the test sets; loads finish
+// when the test says so.
 
 import assert from "node:assert/strict";
-import { type CaptureIndex, createCaptureIndexCache } from "../lib/capture_index.ts";
-import type { Sql } from "../lib/db.ts";
+import { createVersionedCache } from "../lib/versioned_cache.ts";
 
 interface PendingLoad {
   /** The version the database held when the load read it. */
@@ -16,18 +16,19 @@ interface PendingLoad {
 function harness() {
   let version = "v1";
   const loads: PendingLoad[] = [];
-  const sql = (() => Promise.resolve([{ version }])) as unknown as Sql;
-  const cache = createCaptureIndexCache(sql, () =>
-    new Promise<CaptureIndex>((resolve, reject) => {
+  const cache = createVersionedCache(() =>
+    new Promise<{ version: string }>((resolve, reject) => {
       const seen = version;
       loads.push({
         version: seen,
-        finish: () => resolve({ version: seen, stations: new Map(), snapshots: new Map() }),
+        finish: () => resolve({ version: seen }),
         fail: () => reject(new Error("connection lost")),
       });
-    }));
+    })
+  );
   return {
-    cache,
+    // A request reads the version (with its key), then asks for the data at it.
+    cache: { current: () => cache.at(version) },
     loads,
     setVersion: (v: string) => version = v,
   };
@@ -36,7 +37,7 @@ function harness() {
 /** Lets every pending promise callback run. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
-Deno.test("capture index cache: requests at one version share one load and then none", async () => {
+Deno.test("versioned cache: requests at one version share one load and then none", async () => {
   const { cache, loads } = harness();
   const a = cache.current();
   const b = cache.current();
@@ -49,7 +50,7 @@ Deno.test("capture index cache: requests at one version share one load and then 
   assert.equal(loads.length, 1);
 });
 
-Deno.test("capture index cache: a new version is loaded by the next request", async () => {
+Deno.test("versioned cache: a new version is loaded by the next request", async () => {
   const { cache, loads, setVersion } = harness();
   const first = cache.current();
   await settle();
@@ -63,7 +64,7 @@ Deno.test("capture index cache: a new version is loaded by the next request", as
   assert.equal((await second).version, "v2");
 });
 
-Deno.test("capture index cache: a request never gets a load older than the version it read", async () => {
+Deno.test("versioned cache: a request never gets a load older than the version it read", async () => {
   const { cache, loads, setVersion } = harness();
   const early = cache.current();
   await settle();
@@ -81,7 +82,7 @@ Deno.test("capture index cache: a request never gets a load older than the versi
   assert.equal((await late).version, "v2");
 });
 
-Deno.test("capture index cache: a failed load fails its requests and the next one loads again", async () => {
+Deno.test("versioned cache: a failed load fails its requests and the next one loads again", async () => {
   const { cache, loads } = harness();
   const failing = cache.current();
   await settle();
