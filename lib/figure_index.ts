@@ -139,7 +139,11 @@ export function mergeCells(
  * one repeatable-read transaction so that all of it is of one moment. Starts again from nothing
  * when a held snapshot is no longer approved as it was (a database restored from a backup).
  */
-export async function loadFigureIndex(db: Db, held: FigureIndex | null): Promise<FigureIndex> {
+export async function loadFigureIndex(
+  db: Db,
+  held: FigureIndex | null,
+  batchBytes = LOAD_BATCH_BYTES,
+): Promise<FigureIndex> {
   return await db.begin(async (tx: Sql) => {
     await tx`set transaction isolation level repeatable read, read only`;
     const [{ version }] = await tx<{ version: string }>`
@@ -241,7 +245,7 @@ export async function loadFigureIndex(db: Db, held: FigureIndex | null): Promise
     };
     for (let first = 0; first < parts.length;) {
       let last = first;
-      for (let bytes = 0; last < parts.length && bytes < LOAD_BATCH_BYTES; last++) {
+      for (let bytes = 0; last < parts.length && bytes < batchBytes; last++) {
         bytes += parts[last].bytes;
       }
       const batch = parts.slice(first, last);

@@ -80,6 +80,14 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   const running = (options.startWorkers ?? config.webhookWorker)
     ? workers.map((worker) => worker(app, stopWorkers.signal))
     : [];
+  // The ads data kept in memory, loaded now rather than by the first requests, which would wait
+  // for it (seconds, for millions of occurrences). A failure is left to the first request, which
+  // loads it again and answers with what went wrong; closing the database ends a load under way.
+  (async () => {
+    const [{ version }] = await db.sql<{ version: string }>`
+      select version::text from ads_data_version`;
+    await Promise.all([app.figureIndex.at(version), app.captureIndex.at(version)]);
+  })().catch(() => {});
   const port = server.addr.port;
   const host = config.host === "0.0.0.0" ? "127.0.0.1" : config.host;
   return {

@@ -117,7 +117,7 @@ function summaryJson(scope: Scope, index: FigureIndex, granted: Uint8Array, part
       row.human_ms,
     );
   }
-  const byStation = scope.stations.map((id, i) =>
+  const byStation = (scope.empty ? [] : scope.stations).map((id, i) =>
     `{"station_id":${JSON.stringify(id)},"station_name":${
       JSON.stringify(index.stationNames.get(id) ?? id)
     },${figuresJson(stations, i)}}`

@@ -1,31 +1,106 @@
-// Tenant isolation, randomised: thousands of random requests by accounts with overlapping and
-// disjoint grants; every answer is compared with a reference computed here from the fixture.
+// Tenant isolation, randomised: thousands of random requests by two dozen accounts with
+// overlapping and disjoint grants (periods with mid-day edges, grants of ids not imported, of no
+// brand that occurs); every answer, every total and aggregate, is compared with a reference
+// computed here from the fixture's records.
 
 import assert from "node:assert/strict";
 import {
+  admin,
   BASE,
   DAY,
   expectedCoverage,
   expectedOccurrences,
   type Fixture,
+  type Grant,
+  grantTo,
   loadFixture,
+  type Occ,
   seeded,
 } from "./_ads_fixture.ts";
 import { body, startTestService, test } from "./_server.ts";
 
 const SEED = Number(Deno.env.get("ADS_ISOLATION_SEED") ?? 20261122);
-const REQUESTS = 1200;
+const REQUESTS = 2000;
+const ACCOUNTS = 24;
 
 const service = await startTestService({ env: { RATE_LIMIT_KEY_PER_MINUTE: "1000000" } });
 const fx: Fixture = await loadFixture(service, 11);
 const iso = (ms: number) => new Date(ms).toISOString();
 const HOUR = 3_600_000;
 
+/**
+ * More accounts beside the fixture's three: random subsets of the stations and brands (so grants
+ * overlap, nest and miss each other), now and then an id never imported or only one brand, and
+ * periods whose edges fall at any hour of the data's days.
+ */
+async function addAccounts(count: number) {
+  const rand = seeded(SEED ^ 0x5eed);
+  const stations = [...fx.stations.keys()];
+  const brands = [...fx.brands.keys()];
+  const subset = (ids: string[], extra: string) => {
+    const picked = ids.filter(() => rand.next() < 0.45);
+    if (rand.next() < 0.15) picked.push(extra);
+    return [...new Set(picked.length ? picked : [rand.pick(ids)])].sort();
+  };
+  for (let i = fx.grants.size; i < count; i++) {
+    const account = `acct-${i}`;
+    const since = BASE - 2 * DAY + rand.int(18 * 24) * HOUR + rand.int(60) * 60_000;
+    const grant: Grant = {
+      stations: subset(stations, "st-404"),
+      brands: rand.next() < 0.1 ? [rand.pick(brands)] : subset(brands, "br.404"),
+      since,
+      until: since + HOUR + rand.int(26 * 24) * HOUR,
+    };
+    await admin(service, "account", "create", account, "--name", `Account ${i}`);
+    await grantTo(service, account, grant);
+    const out = await admin(
+      service,
+      "key",
+      "create",
+      account,
+      "--permissions",
+      "ads:read,reports:read,coverage:read",
+    );
+    fx.grants.set(account, grant);
+    fx.keys.set(account, out[out.length - 1]);
+  }
+}
+await addAccounts(ACCOUNTS);
+
+/** Occurrences, duration and human-confirmed duration of a list, durations in whole ms. */
+function figures(list: Occ[]) {
+  let durationMs = 0;
+  let humanMs = 0;
+  for (const o of list) {
+    durationMs += o.end - o.start;
+    if (o.duration_precision === "human_confirmed") humanMs += o.end - o.start;
+  }
+  return [list.length, durationMs, humanMs];
+}
+
+/** The same of a summary entry. */
+function served(
+  f: { occurrences: number; duration_seconds: number; human_confirmed_duration_seconds?: number },
+) {
+  const ms = (seconds: number | undefined) =>
+    seconds === undefined ? undefined : Math.round(seconds * 1000);
+  return [f.occurrences, ms(f.duration_seconds), ms(f.human_confirmed_duration_seconds)]
+    .filter((x) => x !== undefined);
+}
+
+/** exported_at of the newest approved snapshot with a visible occurrence in the whole grant. */
+function newestSnapshot(grant: Grant): string | null {
+  const exported = expectedOccurrences(fx, grant, grant.since, grant.until)
+    .map((o) => fx.snapshots.get(o.snapshot)!.exportedAt);
+  return exported.length ? iso(Math.max(...exported)).replace(".000Z", "Z") : null;
+}
+
 test(`ads: tenant isolation holds for ${REQUESTS} random requests (seed ${SEED})`, async () => {
   const rand = seeded(SEED);
   const accounts = [...fx.grants.keys()];
-  const stationIds = [...fx.stations.keys(), "st-999"];
-  const brandIds = [...fx.brands.keys(), "br.999"];
+  // Ids of no account, and ids some grants name but that were never imported.
+  const stationIds = [...fx.stations.keys(), "st-999", "st-404"];
+  const brandIds = [...fx.brands.keys(), "br.999", "br.404"];
   const counts = { ok: 0, notFound: 0, unprocessable: 0 };
   for (let i = 0; i < REQUESTS; i++) {
     const account = rand.pick(accounts);
@@ -74,8 +149,16 @@ test(`ads: tenant isolation holds for ${REQUESTS} random requests (seed ${SEED})
     }
     if (path === "whoami") {
       assert.equal(res.status, 200, label);
-      assert.deepEqual(json.data.scope.stations.map((s: { id: string }) => s.id), grant.stations);
-      assert.deepEqual(json.data.scope.brands.map((b: { id: string }) => b.id), grant.brands);
+      const known = (ids: string[], names: Map<string, string>) =>
+        ids.filter((id) => names.has(id));
+      assert.deepEqual(
+        json.data.scope.stations.map((s: { id: string }) => s.id),
+        known(grant.stations, fx.stations),
+      );
+      assert.deepEqual(
+        json.data.scope.brands.map((b: { id: string }) => b.id),
+        known(grant.brands, fx.brands),
+      );
       counts.ok++;
       continue;
     }
@@ -93,8 +176,10 @@ test(`ads: tenant isolation holds for ${REQUESTS} random requests (seed ${SEED})
     }
     const station = params.get("station_id") ?? undefined;
     const brand = params.get("brand_id") ?? undefined;
+    const inScope = (id: string | undefined, granted: string[], known: Map<string, string>) =>
+      id === undefined || (granted.includes(id) && known.has(id));
     if (
-      (station && !grant.stations.includes(station)) || (brand && !grant.brands.includes(brand))
+      !inScope(station, grant.stations, fx.stations) || !inScope(brand, grant.brands, fx.brands)
     ) {
       assert.equal(res.status, 404, label);
       assert.equal(json.error.code, "NOT_FOUND");
@@ -103,6 +188,7 @@ test(`ads: tenant isolation holds for ${REQUESTS} random requests (seed ${SEED})
     }
     assert.equal(res.status, 200, `${label}: ${text.slice(0, 300)}`);
     counts.ok++;
+    assert.equal(json.meta.snapshot_exported_at, newestSnapshot(grant), `${label}: snapshot`);
     const from = Math.max(reqSince, grant.since);
     const to = Math.min(reqUntil, grant.until);
     const expected = from < to
@@ -113,8 +199,14 @@ test(`ads: tenant isolation holds for ${REQUESTS} random requests (seed ${SEED})
       const offset = Number(params.get("offset"));
       assert.equal(json.meta.total, expected.length, label);
       assert.deepEqual(
-        json.data.map((o: { id: string }) => o.id),
-        expected.slice(offset, offset + limit).map((o) => o.id),
+        json.data.map((o: { id: string; brands: { id: string }[] }) => [
+          o.id,
+          o.brands.map((b) => b.id),
+        ]),
+        expected.slice(offset, offset + limit).map((o) => [
+          o.id,
+          o.brand_ids.filter((b) => grant.brands.includes(b)).sort(),
+        ]),
         label,
       );
       for (const o of json.data) {
@@ -122,37 +214,44 @@ test(`ads: tenant isolation holds for ${REQUESTS} random requests (seed ${SEED})
         for (const b of o.brands) assert.ok(grant.brands.includes(b.id), label);
       }
     } else if (path === "reports/summary") {
-      const totals = json.data.totals;
-      const seconds = (list: typeof expected) =>
-        list.reduce((t, o) => t + (o.end - o.start), 0) / 1000;
-      assert.equal(totals.occurrences, expected.length, label);
-      assert.ok(Math.abs(totals.duration_seconds - seconds(expected)) < 1e-6, label);
-      const human = expected.filter((o) => o.duration_precision === "human_confirmed");
-      assert.ok(Math.abs(totals.human_confirmed_duration_seconds - seconds(human)) < 1e-6);
+      assert.deepEqual(served(json.data.totals), figures(expected), `${label}: totals`);
+      const stations = station ? [station] : grant.stations.filter((id) => fx.stations.has(id));
+      assert.deepEqual(
+        json.data.by_station.map((s: { station_id: string }) => s.station_id),
+        from < to ? stations : [],
+        `${label}: by_station lists`,
+      );
       for (const s of json.data.by_station) {
-        assert.ok(grant.stations.includes(s.station_id), label);
-        assert.equal(s.occurrences, expected.filter((o) => o.station_id === s.station_id).length);
+        const own = expected.filter((o) => o.station_id === s.station_id);
+        assert.deepEqual(served(s), figures(own), `${label}: by_station ${s.station_id}`);
       }
-      const perBrand = new Map<string, number>();
+      const perBrand = new Map<string, Occ[]>();
       for (const o of expected) {
         for (const b of o.brand_ids) {
-          if (grant.brands.includes(b)) perBrand.set(b, (perBrand.get(b) ?? 0) + 1);
+          if (grant.brands.includes(b)) perBrand.set(b, [...(perBrand.get(b) ?? []), o]);
         }
       }
       assert.deepEqual(
-        json.data.by_brand.map((b: { brand_id: string; occurrences: number }) => [
-          b.brand_id,
-          b.occurrences,
-        ]),
-        [...perBrand].sort((a, b) => a[0] < b[0] ? -1 : 1),
-        label,
+        json.data.by_brand.map((b: { brand_id: string }) => [b.brand_id, ...served(b as never)]),
+        [...perBrand].sort((a, b) => a[0] < b[0] ? -1 : 1).map(([id, l]) => [id, ...figures(l)]),
+        `${label}: by_brand`,
       );
+      for (const d of json.data.by_day) {
+        const day = Date.parse(d.date + "T00:00:00Z");
+        const own = expected.filter((o) => o.start >= day && o.start < day + DAY);
+        assert.deepEqual(served(d), figures(own).slice(0, 2), `${label}: by_day ${d.date}`);
+      }
+      const days = json.data.by_day.reduce(
+        (n: number, d: { occurrences: number }) => n + d.occurrences,
+        0,
+      );
+      assert.equal(days, expected.length, `${label}: by_day adds up`);
     } else {
       if (from >= to) {
         assert.deepEqual(json.data, [], label);
         continue;
       }
-      const stations = station ? [station] : grant.stations;
+      const stations = station ? [station] : grant.stations.filter((id) => fx.stations.has(id));
       assert.deepEqual(json.data.map((s: { station_id: string }) => s.station_id), stations);
       for (const row of json.data) {
         const want = expectedCoverage(fx, row.station_id, from, to, 300_000);
