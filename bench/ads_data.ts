@@ -10,6 +10,11 @@ export interface DataShape {
   days: number;
   /** Last midnight (UTC) of the data; the data covers the `days` before it. */
   end: number;
+  /**
+   * Names a further snapshot (its id, and a part of every occurrence and capture id), so that it
+   * imports beside the main data set; the main one has none.
+   */
+  tag?: number;
 }
 
 /** Mulberry32: seeded, so two runs generate the same data. */
@@ -51,7 +56,7 @@ export async function writeDataset(path: string, shape: DataShape): Promise<numb
   const start = shape.end - shape.days * DAY;
   await emit(JSON.stringify({
     type: "snapshot",
-    id: `bench-${shape.rows}`,
+    id: shape.tag === undefined ? `bench-${shape.rows}` : `bench-day-${shape.tag}`,
     exported_at: new Date(shape.end).toISOString(),
   }));
   for (let s = 0; s < shape.stations; s++) {
@@ -87,7 +92,9 @@ export async function writeDataset(path: string, shape: DataShape): Promise<numb
           t: from,
           line: JSON.stringify({
             type: "capture",
-            id: `${stationId(s)}-${captureCount[s]++}`,
+            id: `${shape.tag === undefined ? "" : `day-${shape.tag}-`}${
+              stationId(s)
+            }-${captureCount[s]++}`,
             station_id: stationId(s),
             started_at: new Date(from).toISOString(),
             ended_at: new Date(to).toISOString(),
@@ -121,7 +128,9 @@ export async function writeDataset(path: string, shape: DataShape): Promise<numb
     for (const event of events) {
       let line = event.line;
       if (line.startsWith('{"type":"occurrence","id":""')) {
-        const id = `00000000-0000-4000-8000-${(counter++).toString(16).padStart(12, "0")}`;
+        const id = `${(shape.tag ?? 0).toString(16).padStart(8, "0")}-0000-4000-8000-${
+          (counter++).toString(16).padStart(12, "0")
+        }`;
         line = line.replace('"id":""', `"id":"${id}"`);
       }
       await emit(line);
