@@ -104,14 +104,14 @@ function pageWindow(scope: Scope, perDay: Float64Array, offset: number, limit: n
   let end = day;
   while (end < perDay.length && perDay[end] < needed) needed -= perDay[end++];
   const guess = end < perDay.length
-    ? (days.first + end) * DAY_MS + Math.min(DAY_MS, PAD + 1.5 * DAY_MS * needed / perDay[end])
+    ? (days.first + end) * DAY_MS + Math.min(DAY_MS, PAD + 1.25 * DAY_MS * needed / perDay[end])
     : until.getTime();
   return { from, offset: offset - skipped, to: new Date(Math.min(until.getTime(), guess)) };
 }
 
 const HOUR = 3_600_000;
 /** Added to a guessed window, so that a page near its start is not guessed too short. */
-const PAD = 600_000;
+const PAD = 300_000;
 
 export const routes = [
   defineRoute({
