@@ -228,6 +228,38 @@ export function partialDayFigures(scope: Scope): Fragment {
      group by 1, 2, 3`;
 }
 
+/** The brand_id filter as a code of `index`: -1 for none, -2 for a brand it does not hold. */
+function filterCode(scope: Scope, index: FigureIndex): number {
+  return scope.brandId === null ? -1 : index.brandCodes.get(scope.brandId) ?? -2;
+}
+
+/**
+ * The scope's brand rule for one cell or occurrence of the figure index, whose brands are
+ * `brand` (a code, or -1 - a set's id): puts the brands it shows (the granted ones) in `shown`
+ * and returns how many, or 0 when it is not visible (no granted brand, or not the filter's).
+ */
+function shownBrands(
+  brand: number,
+  index: FigureIndex,
+  granted: Uint8Array,
+  filter: number,
+  shown: Int32Array,
+): number {
+  let count = 0;
+  let matched = filter === -1;
+  if (brand >= 0) {
+    if (granted[brand] === 1) shown[count++] = brand;
+    matched ||= brand === filter;
+  } else {
+    for (let k = index.setStart[-1 - brand]; k < index.setStart[-brand]; k++) {
+      const code = index.setBrands[k];
+      if (granted[code] === 1) shown[count++] = code;
+      matched ||= code === filter;
+    }
+  }
+  return matched ? count : 0;
+}
+
 /**
  * Calls `visit` for every cell of the figure index that is visible in the scope's whole days:
  * the station's position in scope.stations, the day's number, the cell, and the brands it shows
@@ -248,10 +280,8 @@ export function scopedFigures(
   ) => void,
 ): void {
   const days = wholeDays(scope);
-  if (!days || scope.empty) return;
-  const filter = scope.brandId === null ? -1 : index.brandCodes.get(scope.brandId) ?? -2;
-  if (filter === -2) return;
-  const { setStart, setBrands } = index;
+  const filter = filterCode(scope, index);
+  if (!days || scope.empty || filter === -2) return;
   const shown = new Int32Array(Math.max(index.largestSet, 1));
   for (let position = 0; position < scope.stations.length; position++) {
     const figures = index.stations.get(scope.stations[position]);
@@ -261,25 +291,147 @@ export function scopedFigures(
     const to = Math.min(days.end, figures.firstDay + dayStart.length - 1) - figures.firstDay;
     for (let i = from; i < to; i++) {
       for (let cell = dayStart[i]; cell < dayStart[i + 1]; cell++) {
-        const brand = brands[cell];
-        let count = 0;
-        let matched = filter === -1;
-        if (brand >= 0) {
-          if (granted[brand] === 1) shown[count++] = brand;
-          matched ||= brand === filter;
-        } else {
-          for (let k = setStart[-1 - brand]; k < setStart[-brand]; k++) {
-            const code = setBrands[k];
-            if (granted[code] === 1) shown[count++] = code;
-            matched ||= code === filter;
-          }
-        }
-        if (count > 0 && matched) {
-          visit(position, figures.firstDay + i, figures, cell, shown, count);
-        }
+        const count = shownBrands(brands[cell], index, granted, filter, shown);
+        if (count > 0) visit(position, figures.firstDay + i, figures, cell, shown, count);
       }
     }
   }
+}
+
+/** The first position of a station's starts at or after `t` (microseconds since 1970). */
+function firstStartAtOrAfter(figures: StationFigures, t: number): number {
+  const day = Math.floor(t / 86_400_000_000) - figures.firstDay;
+  const days = figures.startOfDay.length - 1;
+  if (day < 0) return 0;
+  if (day >= days) return figures.starts.length;
+  let lo = figures.startOfDay[day];
+  let hi = figures.startOfDay[day + 1];
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (figures.starts[mid] < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The scope's visible occurrences starting in [from, until) (within the effective period), from
+ * the figure index, in the order of their starts (ties in any order): calls `visit` with each
+ * start (microseconds since 1970) and its station's position in scope.stations until it returns
+ * false.
+ */
+function scopedStarts(
+  scope: Scope,
+  index: FigureIndex,
+  granted: Uint8Array,
+  from: Date,
+  until: Date,
+  visit: (startUs: number, station: number) => boolean,
+): void {
+  const range = within(scope, from, until);
+  const filter = filterCode(scope, index);
+  if (!range || filter === -2) return;
+  const fromUs = range.since.getTime() * 1000;
+  const untilUs = range.until.getTime() * 1000;
+  const shown = new Int32Array(Math.max(index.largestSet, 1));
+  // A k-way merge of the stations' starts: a binary heap of cursors, by their next start.
+  const cursors: { starts: Float64Array; brands: Int32Array; at: number; station: number }[] = [];
+  scope.stations.forEach((id, station) => {
+    const figures = index.stations.get(id);
+    if (!figures) return;
+    const at = firstStartAtOrAfter(figures, fromUs);
+    if (figures.starts[at] < untilUs) {
+      cursors.push({ starts: figures.starts, brands: figures.startBrands, at, station });
+    }
+  });
+  const next = (i: number) => cursors[i].starts[cursors[i].at];
+  const sink = (i: number) => {
+    for (;;) {
+      let least = i;
+      const left = 2 * i + 1;
+      const right = left + 1;
+      if (left < cursors.length && next(left) < next(least)) least = left;
+      if (right < cursors.length && next(right) < next(least)) least = right;
+      if (least === i) return;
+      [cursors[i], cursors[least]] = [cursors[least], cursors[i]];
+      i = least;
+    }
+  };
+  for (let i = (cursors.length >>> 1) - 1; i >= 0; i--) sink(i);
+  while (cursors.length) {
+    const cursor = cursors[0];
+    const start = cursor.starts[cursor.at];
+    const visible = shownBrands(cursor.brands[cursor.at], index, granted, filter, shown) > 0;
+    if (visible && !visit(start, cursor.station)) return;
+    if (!(cursor.starts[++cursor.at] < untilUs)) {
+      cursors[0] = cursors[cursors.length - 1];
+      cursors.pop();
+    }
+    if (cursors.length) sink(0);
+  }
+}
+
+/** How many of the scope's visible occurrences start in [from, until). */
+export function countVisible(
+  scope: Scope,
+  index: FigureIndex,
+  granted: Uint8Array,
+  from: Date,
+  until: Date,
+): number {
+  let count = 0;
+  scopedStarts(scope, index, granted, from, until, () => (count++, true));
+  return count;
+}
+
+/**
+ * Where the page of up to `limit` visible occurrences after the first `offset` from `from` on
+ * lies, found in the figure index: rows of `scope` (narrowed to the stations the page has rows
+ * of) starting in [since, until), after `skip` of them in (ad_started_at, id) order. The range
+ * holds no more rows than the page's and those sharing its first and last millisecond, so the
+ * page's query reads about as many rows as it returns. Null when there are no more than `offset`
+ * rows.
+ */
+export function locatePage(
+  scope: Scope,
+  index: FigureIndex,
+  granted: Uint8Array,
+  from: Date,
+  offset: number,
+  limit: number,
+): { scope: Scope; since: Date; until: Date; skip: number } | null {
+  let position = 0;
+  let first = -1;
+  let last = -1;
+  // Rows before the page that share the millisecond the page starts in: the query reads them too.
+  let millisecond = -1;
+  let before: number[] = [];
+  let skip = 0;
+  const stations = new Set<number>();
+  scopedStarts(scope, index, granted, from, scope.period?.until ?? from, (start, station) => {
+    const ms = Math.floor(start / 1000);
+    if (ms !== millisecond) [millisecond, before] = [ms, []];
+    if (position === offset) {
+      [first, skip] = [ms, before.length];
+      for (const earlier of before) stations.add(earlier);
+    }
+    // Past the page, rows of its last millisecond: the query reads them too, and orders ties
+    // by id, which the index does not know.
+    if (position >= offset + limit && ms !== last) return false;
+    if (position >= offset) stations.add(station);
+    else before.push(station);
+    if (position < offset + limit) last = ms;
+    position++;
+    return true;
+  });
+  if (first < 0) return null;
+  const involved = scope.stations.filter((_, i) => stations.has(i));
+  return {
+    scope: { ...scope, stations: involved },
+    since: new Date(first),
+    until: new Date(last + 1),
+    skip,
+  };
 }
 
 /** What the service keeps of each grant: its brand list at its version (a few kB an account). */

@@ -199,6 +199,11 @@ function openPostgres(url: string, max: number): Db {
     backoff: (attempt: number) => Math.min(0.1 * attempt, 1),
     keep_alive: 30,
     prepare: true,
+    // Every statement is prepared once per connection and its plan kept: without this,
+    // PostgreSQL plans again on each execution any statement whose plan for unknown parameters it
+    // estimates to cost more than the plans for the values at hand, and planning then costs more
+    // than running (an ads page: a few rows, found by locatePage, behind a dozen subqueries).
+    connection: { plan_cache_mode: "force_generic_plan" },
     debug: false,
     fetch_types: true,
     publications: "alltables",

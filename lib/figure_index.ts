@@ -25,6 +25,14 @@ export interface StationFigures {
   humanMs: Float64Array;
   /** The seq of the snapshot each cell came from. */
   snapshots: Int32Array;
+  /**
+   * Every occurrence's ad_started_at (microseconds since 1970), in order, and its brands as in
+   * `brands`: where a page's rows are.
+   */
+  starts: Float64Array;
+  startBrands: Int32Array;
+  /** The starts of day firstDay + i begin at startOfDay[i] (startOfDay[span] = starts.length). */
+  startOfDay: Int32Array;
 }
 
 export interface FigureIndex {
@@ -40,6 +48,8 @@ export interface FigureIndex {
   /** Brand codes in the order of their ids; `"brand_id":…,"brand_name":…` of each code. */
   brandOrder: Int32Array;
   brandJson: string[];
+  /** `{id, name}` of each brand, as /ads lists it. */
+  brandObjects: Map<string, { id: string; name: string }>;
   /**
    * Brand sets: the codes of set i's brands are setBrands[setStart[i]] to
    * setBrands[setStart[i + 1] - 1] (ids not in the table have none).
@@ -62,10 +72,60 @@ const LOAD_BATCH_BYTES = 8 * 1024 * 1024;
 /** A cell as the load sends it: day, brand set, occurrences (int4), duration_ms, human_ms (int8). */
 const PACKED_CELL_BYTES = 28;
 
-/** A station's cells of one snapshot, packed as the load sends them. */
+/** A station's cells and starts of one snapshot, packed as the load sends them. */
 export interface PackedCells {
   seq: number;
   bytes: Uint8Array;
+  starts: Uint8Array;
+}
+
+/** A start as the load sends it: ad_started_at (binary timestamptz) and brand set (int4). */
+const PACKED_START_BYTES = 12;
+const DAY_US = 86_400_000_000;
+/** PostgreSQL's binary timestamptz counts microseconds from 2000-01-01 UTC. */
+const POSTGRES_EPOCH_US = 946_684_800_000_000;
+
+/**
+ * The starts held and those of the parts, merged in order. Snapshots usually follow each other
+ * in time, and their starts are then put one after the other; otherwise they are sorted.
+ */
+function mergeStarts(
+  held: StationFigures | undefined,
+  parts: PackedCells[],
+  brandsOf: (set: number) => number,
+) {
+  const runs: { starts: Float64Array; brands: Int32Array }[] = held
+    ? [{ starts: held.starts, brands: held.startBrands }]
+    : [];
+  for (const part of parts) {
+    const view = new DataView(part.starts.buffer, part.starts.byteOffset, part.starts.byteLength);
+    const count = part.starts.byteLength / PACKED_START_BYTES;
+    const starts = new Float64Array(count);
+    const brands = new Int32Array(count);
+    for (let j = 0; j < count; j++) {
+      starts[j] = readInt64(view, j * PACKED_START_BYTES) + POSTGRES_EPOCH_US;
+      brands[j] = brandsOf(view.getInt32(j * PACKED_START_BYTES + 8));
+    }
+    runs.push({ starts, brands });
+  }
+  const nonEmpty = runs.filter((run) => run.starts.length > 0)
+    .sort((a, b) => a.starts[0] - b.starts[0]);
+  const total = nonEmpty.reduce((n, run) => n + run.starts.length, 0);
+  const starts = new Float64Array(total);
+  const brands = new Int32Array(total);
+  let at = 0;
+  for (const run of nonEmpty) {
+    starts.set(run.starts, at);
+    brands.set(run.brands, at);
+    at += run.starts.length;
+  }
+  const ordered = starts.every((start, i) => i === 0 || starts[i - 1] <= start);
+  if (ordered) return { starts, brands };
+  const order = Array.from({ length: total }, (_, i) => i).sort((a, b) => starts[a] - starts[b]);
+  return {
+    starts: Float64Array.from(order, (i) => starts[i]),
+    brands: Int32Array.from(order, (i) => brands[i]),
+  };
 }
 
 /** Adds a station's packed cells of some snapshots to the cells it holds, into new arrays. */
@@ -98,6 +158,7 @@ export function mergeCells(
   });
   for (let i = 0; i < span; i++) dayStart[i + 1] += dayStart[i];
   const total = dayStart[span];
+  const merged = mergeStarts(held, parts, brandsOf);
   const figures: StationFigures = {
     firstDay,
     dayStart,
@@ -106,7 +167,15 @@ export function mergeCells(
     durationMs: new Float64Array(total),
     humanMs: new Float64Array(total),
     snapshots: new Int32Array(total),
+    starts: merged.starts,
+    startBrands: merged.brands,
+    startOfDay: new Int32Array(span + 1),
   };
+  for (let i = 0, j = 0; i <= span; i++) {
+    const dayUs = (firstDay + i) * DAY_US;
+    while (j < merged.starts.length && merged.starts[j] < dayUs) j++;
+    figures.startOfDay[i] = j;
+  }
   // Within a day, the held cells first, then the added ones.
   const next = dayStart.slice(0, span);
   for (let i = 0; i < heldDays; i++) {
@@ -169,6 +238,7 @@ export async function loadFigureIndex(
       brandCodes: new Map(base?.brandCodes),
       brandOrder: new Int32Array(0),
       brandJson: [],
+      brandObjects: new Map(),
       setStart: base?.setStart ?? new Int32Array(1),
       setBrands: base?.setBrands ?? new Int32Array(0),
       largestSet: base?.largestSet ?? 0,
@@ -190,6 +260,9 @@ export async function loadFigureIndex(
     }
     index.brandOrder = Int32Array.from(index.brandIds.keys())
       .sort((a, b) => index.brandIds[a] < index.brandIds[b] ? -1 : 1);
+    index.brandObjects = new Map(
+      index.brandIds.map((id, code) => [id, { id, name: index.brandNames[code] }]),
+    );
     index.brandJson = index.brandIds.map((id, code) =>
       `"brand_id":${JSON.stringify(id)},"brand_name":${JSON.stringify(index.brandNames[code])}`
     );
@@ -234,7 +307,7 @@ export async function loadFigureIndex(
     // needs no more memory than they take once decoded.
     const added = [...approved.keys()].filter((seq) => !base?.approved.has(seq));
     const parts = await tx<{ seq: number; station_id: string; bytes: number }>`
-      select snapshot_seq as seq, station_id, octet_length(cells) as bytes
+      select snapshot_seq as seq, station_id, octet_length(cells) + octet_length(starts) as bytes
         from ads_day_cells where snapshot_seq = any(${added}::int[])
        order by station_id, snapshot_seq`;
     // A station's parts come together (they are sorted by station) and are merged once.
@@ -251,15 +324,20 @@ export async function loadFigureIndex(
       const batch = parts.slice(first, last);
       // Base64 text: as bytea the values would travel as hex, half again as long to send and
       // to decode.
-      const rows = await tx<{ seq: number; station_id: string; cells: string }>`
-        select snapshot_seq as seq, station_id, encode(cells, 'base64') as cells
+      const rows = await tx<{ seq: number; station_id: string; cells: string; starts: string }>`
+        select snapshot_seq as seq, station_id, encode(cells, 'base64') as cells,
+               encode(starts, 'base64') as starts
           from ads_day_cells
          where (snapshot_seq, station_id) in (
                  select * from unnest(${batch.map((p) => p.seq)}::int[],
                                       ${batch.map((p) => p.station_id)}::text[]))
          order by station_id, snapshot_seq`;
       for (const [i, row] of rows.entries()) {
-        pending.push({ seq: row.seq, bytes: Uint8Array.fromBase64(row.cells) });
+        pending.push({
+          seq: row.seq,
+          bytes: Uint8Array.fromBase64(row.cells),
+          starts: Uint8Array.fromBase64(row.starts),
+        });
         const nextPart = parts[first + i + 1];
         if (nextPart?.station_id !== row.station_id) merge(row.station_id);
       }

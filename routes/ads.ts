@@ -2,6 +2,8 @@
 
 import { apiKey } from "../lib/apikey.ts";
 import {
+  countVisible,
+  locatePage,
   NOTICE_ADS,
   partialDays,
   periodMeta,
@@ -13,7 +15,7 @@ import {
   scopeId,
   wholeDays,
 } from "../lib/ads_scope.ts";
-import { frag, join } from "../lib/db.ts";
+import { frag } from "../lib/db.ts";
 import type { FigureIndex } from "../lib/figure_index.ts";
 import { DAY_MS, isoUtc } from "../lib/period.ts";
 import { defineRoute, json } from "../lib/router.ts";
@@ -44,10 +46,7 @@ const pageSchema = object({
 
 interface PageRow {
   data_version: string;
-  partial_total: number;
-  /** How many rows the window held, up to offset + limit; null on the one row of an empty page. */
-  reached: number | null;
-  id: string | null;
+  id: string;
   station_id: string;
   ad_started_at: Date;
   ad_ended_at: Date;
@@ -57,61 +56,30 @@ interface PageRow {
 }
 
 /**
- * One statement: the data version it read, the visible occurrences of the partial days (counted
- * from raw rows), and the page: the visible rows starting in [from, to) in (ad_started_at, id)
- * order, after `offset` of them. The window is chosen to hold the page (see pageWindow), so the
- * rows it reads and sorts are about as many as the page needs; `reached` tells the caller when
- * it held too few. One row at least, so that an empty page still carries the version and count.
+ * The page's rows (where locatePage found them) in (ad_started_at, id) order, each with the data
+ * version the statement read.
  */
-function pageSql(scope: Scope, from: Date, to: Date, limit: number, offset: number) {
-  const partial = partialDays(scope).map((edge) =>
-    frag`(select count(*) from (${scopedOccurrences(scope, edge.since, edge.until)}) e)`
-  );
+function pageSql(page: { scope: Scope; since: Date; until: Date; skip: number }, limit: number) {
   return frag`
-    select x.data_version, x.partial_total, p.*
-      from (select (select version::text from ads_data_version) as data_version,
-                   (${partial.length ? join(partial, frag` + `) : frag`0`})::int8 as partial_total
-           ) x
-      left join (select w.*, count(*) over () as reached
-                   from (select v.id, v.station_id, v.ad_started_at, v.ad_ended_at, v.duration_ms,
-                                v.duration_precision, v.brand_ids
-                           from (${scopedOccurrences(scope, from, to)}) v
-                          order by v.ad_started_at, v.id
-                          limit ${offset + limit}) w
-                  order by w.ad_started_at, w.id
-                 offset ${offset}) p on true
-     order by p.ad_started_at, p.id`;
+    select (select version::text from ads_data_version) as data_version, v.id, v.station_id,
+           v.ad_started_at, v.ad_ended_at, v.duration_ms, v.duration_precision, v.brand_ids
+      from (${scopedOccurrences(page.scope, page.since, page.until)}) v
+     order by v.ad_started_at, v.id
+    offset ${page.skip} limit ${limit}`;
 }
 
 /**
- * Where the page's rows are: `from` (the start of the day the page starts on, whole days before
- * it skipped by their counts), the offset left within it, and a first guess at an end holding
- * `offset + limit` rows: the end of the day where the counts reach that many, or within that day
- * in proportion (with a margin; rows are not spread evenly over a day).
+ * Where to look for the page: from the start of the day it begins on, with what is left of the
+ * offset, the partial first day and the whole days before that day skipped by their counts.
  */
-function pageWindow(scope: Scope, perDay: Float64Array, offset: number, limit: number) {
-  const { since, until } = scope.period!;
+function pageStart(scope: Scope, perDay: Float64Array, firstPartial: number, offset: number) {
   const days = wholeDays(scope);
-  // The counts cover whole days: from a partial first day on, nothing can be skipped or guessed.
-  if (!days || since.getTime() !== days.first * DAY_MS) {
-    return { from: since, offset, to: new Date(Math.min(until.getTime(), since.getTime() + HOUR)) };
-  }
+  if (!days || offset < firstPartial) return { from: scope.period!.since, offset };
+  let left = offset - firstPartial;
   let day = 0;
-  let skipped = 0;
-  while (day < perDay.length && skipped + perDay[day] <= offset) skipped += perDay[day++];
-  const from = new Date((days.first + day) * DAY_MS);
-  let needed = offset - skipped + limit;
-  let end = day;
-  while (end < perDay.length && perDay[end] < needed) needed -= perDay[end++];
-  const guess = end < perDay.length
-    ? (days.first + end) * DAY_MS + Math.min(DAY_MS, PAD + 1.25 * DAY_MS * needed / perDay[end])
-    : until.getTime();
-  return { from, offset: offset - skipped, to: new Date(Math.min(until.getTime(), guess)) };
+  while (day < perDay.length && perDay[day] <= left) left -= perDay[day++];
+  return { from: new Date((days.first + day) * DAY_MS), offset: left };
 }
-
-const HOUR = 3_600_000;
-/** Added to a guessed window, so that a page near its start is not guessed too short. */
-const PAD = 300_000;
 
 export const routes = [
   defineRoute({
@@ -157,30 +125,35 @@ export const routes = [
       }
       let version = principal.dataVersion;
       let index: FigureIndex;
-      let perDay: Float64Array;
       let rows: PageRow[];
       for (let attempt = 1;; attempt++) {
         index = await app.figureIndex.at(version);
-        perDay = await app.grants.occurrencesPerDay(app.db.sql, principal, scope, index);
-        const window = pageWindow(scope, perDay, query.offset, query.limit);
-        const { from, offset } = window;
-        for (let to = window.to;;) {
-          rows = await app.db.sql<PageRow>`${pageSql(scope, from, to, query.limit, offset)}`;
-          const reached = rows[0].reached ?? 0;
-          if (reached >= offset + query.limit || to >= scope.period!.until) break;
-          // Too few rows in the window: a wider one, up to the period's end.
-          const span = Math.max(to.getTime() - from.getTime(), HOUR);
-          to = new Date(Math.min(scope.period!.until.getTime(), from.getTime() + 4 * span));
+        const granted = await app.grants.brandCodes(app.db.sql, scope, index);
+        const perDay = await app.grants.occurrencesPerDay(app.db.sql, principal, scope, index);
+        // The partial first and last day, counted from the index's starts.
+        const partial = partialDays(scope).map((edge) => ({
+          first: edge.since.getTime() === scope.period!.since.getTime(),
+          count: countVisible(scope, index, granted, edge.since, edge.until),
+        }));
+        meta.total = perDay.reduce((sum, n) => sum + n, 0) +
+          partial.reduce((sum, edge) => sum + edge.count, 0);
+        const firstPartial = partial.find((edge) => edge.first)?.count ?? 0;
+        const start = pageStart(scope, perDay, firstPartial, query.offset);
+        const page = locatePage(scope, index, granted, start.from, start.offset, query.limit);
+        if (!page) {
+          rows = [];
+          break;
         }
+        rows = await app.db.sql<PageRow>`${pageSql(page, query.limit)}`;
         // An approval committed since the index was read: read both again at the new version.
-        if (rows[0].data_version === index.version || attempt === 3) break;
+        // (No row at all: the grant was replaced since the key lookup, and nothing is visible.)
+        if (!rows.length || rows[0].data_version === index.version || attempt === 3) break;
         version = rows[0].data_version;
       }
-      const data = rows!.filter((row) => row.id !== null);
-      meta.total = perDay!.reduce((sum, n) => sum + n, 0) + rows![0].partial_total;
+      const data = rows!;
       meta.has_more = data.length > 0 && query.offset + data.length < meta.total;
       meta.snapshot_exported_at = await app.grants.newestSnapshot(app.db.sql, principal, index!);
-      const brandName = (id: string) => index!.brandNames[index!.brandCodes.get(id)!] ?? id;
+      const brand = (id: string) => index!.brandObjects.get(id) ?? { id, name: id };
       return json({
         data: data.map((row) => ({
           id: row.id,
@@ -192,7 +165,7 @@ export const routes = [
           duration_precision: row.duration_precision,
           review_state: "confirmed",
           // Only the granted brands, as the scope selects them.
-          brands: row.brand_ids.map((id) => ({ id, name: brandName(id) })),
+          brands: row.brand_ids.map(brand),
         })),
         meta,
       });

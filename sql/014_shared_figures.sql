@@ -45,39 +45,52 @@ create table ads_brand_sets (
   brand_ids text[] not null unique
 );
 
--- The confirmed occurrences of each approved snapshot counted per station, UTC day and brand
--- set: what totals and summaries of whole days add up, after checking each set against the
--- account's brands. Written once, by the approval, for that snapshot only; read whole by the
--- services (lib/figure_index.ts), a station at a time, so each station's cells are one value:
--- per cell the day (days since 1970-01-01) and the brand set as int4, the occurrences as int4,
--- duration_ms and human_ms as int8, big-endian, 28 bytes, in the order of their days.
+-- What the services keep in memory of each approved snapshot's confirmed occurrences
+-- (lib/figure_index.ts), one row per snapshot and station, written once by the approval and read
+-- whole:
+-- * cells: the occurrences counted per UTC day and brand set, what totals and summaries of whole
+--   days add up after checking each set against the account's brands. Per cell the day (days
+--   since 1970-01-01) and the brand set as int4, the occurrences as int4, duration_ms and human_ms
+--   as int8, big-endian, 28 bytes, in the order of their days.
+-- * starts: each occurrence's ad_started_at (PostgreSQL's binary timestamptz, microseconds since
+--   2000) and brand set (int4), 12 bytes, in the order of their starts: where a page's rows are,
+--   found in memory, so that a page reads only its own rows.
 create table ads_day_cells (
   snapshot_seq integer not null,
   station_id text not null,
   cells bytea not null,
+  starts bytea not null,
   primary key (snapshot_seq, station_id)
 );
 
--- The packing of one snapshot's cells, as the approval writes them (lib/ads_import.ts).
+-- The packing of one snapshot, as the approval writes it (lib/ads_import.ts).
 create function ads_pack_day_cells(seq integer) returns void language sql as $$
   insert into ads_brand_sets (brand_ids)
   select distinct brand_ids from ads_occurrences
    where snapshot_seq = seq and review_state = 'confirmed'
   on conflict (brand_ids) do nothing;
-  insert into ads_day_cells (snapshot_seq, station_id, cells)
-  select seq, c.station_id,
-         string_agg(int4send(c.day) || int4send(c.brand_set) || int4send(c.occurrences) ||
-                      int8send(c.duration_ms) || int8send(c.human_ms), '' order by c.day)
-    from (select o.station_id, (o.ad_started_at at time zone 'UTC')::date - date '1970-01-01'
-                   as day,
-                 b.id as brand_set, count(*)::int4 as occurrences,
-                 sum(o.duration_ms)::int8 as duration_ms,
-                 sum(case when o.duration_precision = 'human_confirmed' then o.duration_ms
-                          else 0 end)::int8 as human_ms
+  insert into ads_day_cells (snapshot_seq, station_id, cells, starts)
+  select seq, c.station_id, c.cells, s.starts
+    from (select d.station_id,
+                 string_agg(int4send(d.day) || int4send(d.brand_set) || int4send(d.occurrences) ||
+                              int8send(d.duration_ms) || int8send(d.human_ms), '' order by d.day)
+                   as cells
+            from (select o.station_id,
+                         (o.ad_started_at at time zone 'UTC')::date - date '1970-01-01' as day,
+                         b.id as brand_set, count(*)::int4 as occurrences,
+                         sum(o.duration_ms)::int8 as duration_ms,
+                         sum(case when o.duration_precision = 'human_confirmed' then o.duration_ms
+                                  else 0 end)::int8 as human_ms
+                    from ads_occurrences o join ads_brand_sets b on b.brand_ids = o.brand_ids
+                   where o.snapshot_seq = seq and o.review_state = 'confirmed'
+                   group by 1, 2, 3) d
+           group by d.station_id) c
+    join (select o.station_id,
+                 string_agg(timestamptz_send(o.ad_started_at) || int4send(b.id), ''
+                            order by o.ad_started_at) as starts
             from ads_occurrences o join ads_brand_sets b on b.brand_ids = o.brand_ids
            where o.snapshot_seq = seq and o.review_state = 'confirmed'
-           group by 1, 2, 3) c
-   group by c.station_id;
+           group by o.station_id) s on s.station_id = c.station_id;
 $$;
 
 select ads_pack_day_cells(seq) from ads_snapshots where approved_at is not null order by seq;

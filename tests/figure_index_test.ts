@@ -87,6 +87,26 @@ function cells(index: FigureIndex): string[] {
   return rows;
 }
 
+/** Every start of an index, per station, in its order, with the start's brands. */
+function starts(index: FigureIndex): string[] {
+  const rows: string[] = [];
+  for (const [station, f] of [...index.stations].sort((a, b) => a[0] < b[0] ? -1 : 1)) {
+    f.starts.forEach((start, i) => {
+      const brand = f.startBrands[i];
+      const brands = brand >= 0 ? [brand] : [
+        ...index.setBrands.subarray(index.setStart[-1 - brand], index.setStart[-brand]),
+      ];
+      rows.push(`${station} ${start} ${brands.map((b) => index.brandIds[b]).join("+")}`);
+    });
+  }
+  return rows;
+}
+
+/** The same starts, from the records of the approved snapshots (ties in any order). */
+function expectedStarts(): string[] {
+  return approved.map((r) => `${r.station} ${r.start * 1000} ${r.brands.join("+")}`).sort();
+}
+
 /** The same cells counted from the records of the approved snapshots, without the snapshot. */
 function expectedTotals(): Map<string, number[]> {
   const totals = new Map<string, number[]>();
@@ -122,9 +142,14 @@ test("figure index: loaded snapshot by snapshot, in batches of any size, it equa
   approved.push(...later.filter((r) => r.confirmed));
   const incremental = await loadFigureIndex(service.db, held, 200);
   assert.deepEqual(totalsOf(incremental), expectedTotals());
+  assert.deepEqual([...starts(incremental)].sort(), expectedStarts());
+  for (const station of incremental.stations.values()) {
+    assert.ok(station.starts.every((t, i) => i === 0 || station.starts[i - 1] <= t), "in order");
+  }
   for (const batch of [1, 28 * 5, 1 << 30]) {
     const whole = await loadFigureIndex(service.db, null, batch);
     assert.deepEqual(cells(incremental), cells(whole), `batch ${batch}`);
+    assert.deepEqual(starts(incremental).sort(), starts(whole).sort(), `batch ${batch}`);
     assert.equal(incremental.version, whole.version);
   }
   assert.ok(incremental.stations.size === STATIONS.length);
