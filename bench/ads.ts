@@ -1,6 +1,6 @@
-// `deno task bench ads [--rows N] [--accounts A] [--seconds S] [--concurrency C[,C...]]
+// `deno task bench ads [--rows N] [--days D] [--accounts A] [--seconds S] [--concurrency C[,C...]]
 // [--pool P] [--reuse] [--warmup W] [--only ads|summary|coverage]`: generates a
-// realistic data set (default 10,000,000 occurrences, 200 stations, 2,000 brands, two years,
+// realistic data set (default 10,000,000 occurrences, 200 stations, 2,000 brands, D = 730 days,
 // 5 % with two brands, captures with gaps), imports it through the real `admin import` into a
 // fresh database (onda_bench_ads on DATABASE_URL's server, default the local test server),
 // grants A accounts (default 1) 50 stations and 1,000 brands each for the whole period (the
@@ -38,6 +38,7 @@ const DATABASE = "onda_bench_ads";
 
 interface Options {
   rows: number;
+  days: number;
   accounts: number;
   seconds: number;
   concurrency: number[];
@@ -50,6 +51,7 @@ interface Options {
 function parseArgs(args: string[]): Options {
   const options: Options = {
     rows: 10_000_000,
+    days: 730,
     accounts: 1,
     seconds: 20,
     concurrency: [32],
@@ -86,11 +88,12 @@ function parseArgs(args: string[]): Options {
     if (args[i - 1] === "--rows") options.rows = value;
     else if (args[i - 1] === "--seconds") options.seconds = value;
     else if (args[i - 1] === "--accounts") options.accounts = value;
+    else if (args[i - 1] === "--days") options.days = value;
     else if (args[i - 1] === "--pool") options.pool = value;
     else {throw new Error(
         `unknown option ${
           args[i - 1]
-        } (--rows, --accounts, --seconds, --concurrency, --pool, --reuse, --warmup, --only)`,
+        } (--rows, --days, --accounts, --seconds, --concurrency, --pool, --reuse, --warmup, --only)`,
       );}
   }
   return options;
@@ -313,7 +316,7 @@ export async function run(args: string[]) {
   const base = Deno.env.get("DATABASE_URL") || "postgres://postgres@127.0.0.1:5432/test";
   const url = withDatabase(base, DATABASE);
   const end = Math.floor(Date.now() / DAY) * DAY;
-  const days = 730;
+  const days = options.days;
   const admin = postgres(withDatabase(base, "postgres"), { max: 1, onnotice: () => {} });
   const exists = (await admin`select 1 from pg_database where datname = ${DATABASE}`).length > 0;
   const reuse = options.reuse && exists;
