@@ -130,6 +130,23 @@ export async function grantTo(service: TestService, account: string, grant: Gran
   );
 }
 
+/** A new account with this grant, through the admin commands; returns a key with every permission. */
+export async function addAccount(service: TestService, account: string, grant: Grant) {
+  await admin(service, "account", "create", account, "--name", `Account ${account}`);
+  await grantTo(service, account, grant);
+  const out = await admin(
+    service,
+    "key",
+    "create",
+    account,
+    "--permissions",
+    "ads:read,reports:read,coverage:read",
+    "--label",
+    "tests",
+  );
+  return out[out.length - 1];
+}
+
 export async function loadFixture(service: TestService, seed = 7): Promise<Fixture> {
   const rand = seeded(seed);
   const stations = new Map<string, string>();
@@ -255,19 +272,7 @@ export async function loadFixture(service: TestService, seed = 7): Promise<Fixtu
   ]);
   const keys = new Map<string, string>();
   for (const [account, grant] of grants) {
-    await admin(service, "account", "create", account, "--name", `Account ${account}`);
-    await grantTo(service, account, grant);
-    const out = await admin(
-      service,
-      "key",
-      "create",
-      account,
-      "--permissions",
-      "ads:read,reports:read,coverage:read",
-      "--label",
-      "tests",
-    );
-    keys.set(account, out[out.length - 1]);
+    keys.set(account, await addAccount(service, account, grant));
   }
   service.clock.set(NOW);
   return { stations, brands, occurrences, captures, snapshots, grants, keys };

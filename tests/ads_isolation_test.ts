@@ -5,14 +5,13 @@
 
 import assert from "node:assert/strict";
 import {
-  admin,
+  addAccount,
   BASE,
   DAY,
   expectedCoverage,
   expectedOccurrences,
   type Fixture,
   type Grant,
-  grantTo,
   loadFixture,
   type Occ,
   seeded,
@@ -51,18 +50,8 @@ async function addAccounts(count: number) {
       since,
       until: since + HOUR + rand.int(26 * 24) * HOUR,
     };
-    await admin(service, "account", "create", account, "--name", `Account ${i}`);
-    await grantTo(service, account, grant);
-    const out = await admin(
-      service,
-      "key",
-      "create",
-      account,
-      "--permissions",
-      "ads:read,reports:read,coverage:read",
-    );
     fx.grants.set(account, grant);
-    fx.keys.set(account, out[out.length - 1]);
+    fx.keys.set(account, await addAccount(service, account, grant));
   }
 }
 await addAccounts(ACCOUNTS);
