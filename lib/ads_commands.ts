@@ -2,7 +2,7 @@
 
 import type { Db } from "./db.ts";
 import { approveSnapshot, importSnapshot } from "./ads_import.ts";
-import { SCOPE_ID } from "./ads_scope.ts";
+import { SCOPE_ID } from "./ads_params.ts";
 import { generateKey, type Permission, PERMISSIONS } from "./apikey.ts";
 import { type Args, type Command, flag, isoFlag, onlyFlags, UsageError } from "./cli.ts";
 

@@ -1,7 +1,7 @@
 // `admin import`: streams an NDJSON snapshot into the ads tables in one transaction, with COPY,
 // in memory bounded by the number of stations and brands (never by the number of lines).
 
-import { SCOPE_ID } from "./ads_scope.ts";
+import { SCOPE_ID } from "./ads_params.ts";
 import { tupleWriter } from "./copy_binary.ts";
 import { type CopyIn, type Db, frag, type Sql } from "./db.ts";
 import { type Instant, microsBetween, parseInstant } from "./iso_instant.ts";

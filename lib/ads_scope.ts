@@ -10,7 +10,6 @@ import type { AdsPrincipal } from "./apikey.ts";
 import { frag, type Fragment, join, type Sql } from "./db.ts";
 import { ApiError } from "./errors.ts";
 import type { FigureIndex, StationFigures } from "./figure_index.ts";
-import { dateTime, nullable, object, optional, string } from "./schema.ts";
 import {
   ceilDay,
   DAY_MS,
@@ -18,7 +17,6 @@ import {
   floorDay,
   isoUtc,
   type Period,
-  periodJson,
   requestedPeriod,
 } from "./period.ts";
 
@@ -45,15 +43,6 @@ export interface Scope {
   /** True when no row can match, so the handler need not ask the database. */
   empty: boolean;
 }
-
-export const NOTICE_ADS = "An empty or short result does not prove that no advertisement aired: " +
-  "only confirmed occurrences of approved snapshots within this account's scope are listed. " +
-  "Check the period, the coverage (/api/v1/coverage), the freshness of the source " +
-  "(snapshot_exported_at) and the data limits.";
-
-export const NOTICE_COVERAGE = "Coverage counts only captures linked to the data granted to this " +
-  "account (its stations, within its period); it does not measure continuous operation of a " +
-  "station. An absence of captures or occurrences does not prove that no advertisement aired.";
 
 /**
  * Resolves the request's period and filters against the grant. A filter id outside the scope
@@ -577,46 +566,3 @@ export function createGrantCache(maxAccounts = GRANT_CACHE_ACCOUNTS): GrantCache
   };
   return { brandCodes, occurrencesPerDay, newestSnapshot };
 }
-
-/** The meta block shared by /ads, /reports/summary and /coverage. */
-export function periodMeta(scope: Scope) {
-  return { period: periodJson(scope.period), requested_period: periodJson(scope.requested) };
-}
-
-/** A station, brand, account or snapshot id (contract.md §2). */
-export const SCOPE_ID = /^[A-Za-z0-9._-]{1,64}$/;
-
-/** A station, brand or account id (contract.md §2); another shape is a 422 naming the field. */
-export function scopeId(what: string) {
-  return optional(
-    string({
-      min: 1,
-      max: 64,
-      pattern: SCOPE_ID,
-      patternHint: "1 to 64 letters, digits, dots, underscores or hyphens",
-      description: `Only this ${what}; it must be in the account's scope (else 404).`,
-    }),
-  );
-}
-
-export const periodQuery = {
-  since: optional(dateTime("Start of the period (inclusive); default until minus 7 days.")),
-  until: optional(dateTime("End of the period (exclusive); default now. At most 31 days.")),
-};
-
-const periodSchema = nullable(
-  object({ since: string(), until: string() }, {
-    description: "null when the requested and granted periods do not overlap.",
-  }),
-);
-
-/** meta fields shared by the three data routes, for the OpenAPI document. */
-export const periodMetaSchema = {
-  period: periodSchema,
-  requested_period: periodSchema,
-  snapshot_exported_at: nullable(string({
-    description: "exported_at of the newest approved " +
-      "snapshot contributing data to the account's scope",
-  })),
-  notice: string(),
-};

@@ -2,7 +2,7 @@
 // AuthRule with its per-key rate limit (contract.md §2 "API keys", "Order of checks").
 
 import { ApiError } from "./errors.ts";
-import { SCOPE_ID } from "./ads_scope.ts";
+import { SCOPE_ID } from "./ads_params.ts";
 import type { Period } from "./period.ts";
 import type { AuthRule, RequestContext } from "./router.ts";
 import { base64url, sha256Hex } from "./encoding.ts";

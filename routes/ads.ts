@@ -2,17 +2,19 @@
 
 import { apiKey } from "../lib/apikey.ts";
 import {
-  countVisible,
-  locatePage,
   NOTICE_ADS,
-  partialDays,
   periodMeta,
   periodMetaSchema,
   periodQuery,
+  scopeId,
+} from "../lib/ads_params.ts";
+import {
+  countVisible,
+  locatePage,
+  partialDays,
   resolveScope,
   type Scope,
   scopedOccurrences,
-  scopeId,
   wholeDays,
 } from "../lib/ads_scope.ts";
 import { frag } from "../lib/db.ts";

@@ -6,9 +6,9 @@ import {
   periodMeta,
   periodMetaSchema,
   periodQuery,
-  resolveScope,
   scopeId,
-} from "../lib/ads_scope.ts";
+} from "../lib/ads_params.ts";
+import { resolveScope } from "../lib/ads_scope.ts";
 import { coverageOf } from "../lib/coverage.ts";
 import { DEFAULT_PERIOD_DAYS, isoUtc, MAX_PERIOD_DAYS } from "../lib/period.ts";
 import { defineRoute, json } from "../lib/router.ts";

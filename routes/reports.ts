@@ -3,15 +3,17 @@
 import { apiKey } from "../lib/apikey.ts";
 import {
   NOTICE_ADS,
-  partialDayFigures,
-  partialDays,
   periodMeta,
   periodMetaSchema,
   periodQuery,
+  scopeId,
+} from "../lib/ads_params.ts";
+import {
+  partialDayFigures,
+  partialDays,
   resolveScope,
   type Scope,
   scopedFigures,
-  scopeId,
 } from "../lib/ads_scope.ts";
 import { DAY_MS, dayString, floorDay } from "../lib/period.ts";
 import { frag } from "../lib/db.ts";
