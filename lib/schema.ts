@@ -248,7 +248,9 @@ export function object<S extends Shape>(
     const input = value as Record<string, unknown>;
     const prefix = field === "body" ? "" : `${field}.`;
     for (const key of Object.keys(input)) {
-      if (!(key in shape)) throw invalid(prefix + key, `${prefix + key} is not a known field.`);
+      if (!Object.hasOwn(shape, key)) {
+        throw invalid(prefix + key, `${prefix + key} is not a known field.`);
+      }
     }
     const out: Record<string, unknown> = {};
     for (const [key, schema] of Object.entries(shape)) {
@@ -294,7 +296,7 @@ export function anyJson(description?: string): Schema<unknown> {
 export function parseQuery<S extends Shape>(params: URLSearchParams, shape: S): InferShape<S> {
   const seen = new Set<string>();
   for (const key of params.keys()) {
-    if (!(key in shape)) throw invalid(key, `${key} is not a known query parameter.`);
+    if (!Object.hasOwn(shape, key)) throw invalid(key, `${key} is not a known query parameter.`);
     if (seen.has(key)) throw invalid(key, `${key} must be given at most once.`);
     seen.add(key);
   }

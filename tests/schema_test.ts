@@ -93,3 +93,13 @@ test("schema: optional with a default fills it in", () => {
   assert.deepEqual(q, { limit: 25 });
   assert.equal(optional(int(), 25).json.default, 25);
 });
+
+test("schema: names of Object.prototype are unknown fields and parameters like any other", () => {
+  // `key in shape` would find them on the prototype and let them through (issue 19, item 5).
+  const names = ["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf"];
+  const body = object({ name: optional(string()) });
+  for (const name of names) {
+    failsOn(() => body.parse(JSON.parse(`{"${name}":1}`), "body"), name);
+    failsOn(() => parseQuery(new URLSearchParams(`${name}=1`), { limit: optional(int()) }), name);
+  }
+});
