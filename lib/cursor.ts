@@ -24,6 +24,9 @@ import { base64url, fromBase64url } from "./encoding.ts";
 
 export const CURSOR_TTL_MS = 24 * 3600 * 1000;
 
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** What a cursor is bound to: the list and every filter that shapes it. */
 export interface CursorScope {
   list: string;
@@ -105,6 +108,16 @@ export async function decodeCursor(
   for (let i = 0; i < Math.min(given.length, expected.length); i++) diff |= given[i] ^ expected[i];
   if (diff !== 0) throw badCursor();
   if (!Array.isArray(parsed?.k) || typeof parsed.t !== "number") throw badCursor();
+  // Signed by this service, but still input: every list's sort key is an instant as
+  // toISOString writes it and a UUID (see afterCursor), and nothing else reaches the query.
+  const [at, id] = parsed.k;
+  if (
+    parsed.k.length !== 2 || typeof at !== "string" || typeof id !== "string" ||
+    !ISO_INSTANT.test(at) || Number.isNaN(Date.parse(at)) ||
+    new Date(at).toISOString() !== at || !UUID.test(id)
+  ) {
+    throw badCursor();
+  }
   const age = app.clock().getTime() - parsed.t;
   if (age > CURSOR_TTL_MS || age < -CURSOR_TTL_MS) throw badCursor();
   return parsed.k;

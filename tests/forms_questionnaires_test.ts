@@ -4,6 +4,7 @@
 
 import assert from "node:assert/strict";
 import { body, startTestService, test } from "./_server.ts";
+import { encodeCursor } from "../lib/cursor.ts";
 import { answer, createQuestionnaire, postSession, registerUser, startSession } from "./_forms.ts";
 
 const service = await startTestService();
@@ -264,6 +265,47 @@ test("pagination: a tampered, foreign or expired cursor is 400 with field cursor
   } finally {
     service.clock.set(new Date());
   }
+});
+
+test("pagination: a cursor's signature must match in full, and its payload is checked after it", async () => {
+  const user = await registerUser(service);
+  for (let i = 0; i < 2; i++) {
+    await post("/api/v1/questionnaires", user, { title: `S${i}`, questions: [] }).then((r) =>
+      r.body?.cancel()
+    );
+  }
+  const first = await body<Page>(await list("?limit=1", user));
+  const [payload, sig] = first.next_cursor!.split(".");
+  // A signature cut short or made longer, its bytes otherwise the right ones (issue 19, item 9).
+  const signed = (key: unknown[]) =>
+    encodeCursor(service.app, {
+      list: "questionnaires",
+      filter: { workspace: user.workspaceId, state: null },
+    }, key);
+  const cursors = [
+    `${payload}.${sig.slice(0, 2)}`,
+    `${payload}.${sig.slice(0, -4)}`,
+    `${payload}.${sig}AAAA`,
+    // Signed with the service's own key, but no sort key a list issues (issue 19, item 6).
+    await signed(["not a time", crypto.randomUUID()]),
+    await signed(["2026-13-45T00:00:00.000Z", crypto.randomUUID()]),
+    await signed([new Date().toISOString(), "not-a-uuid"]),
+    await signed([new Date().toISOString()]),
+    await signed([1, 2, 3]),
+  ];
+  for (const cursor of cursors) {
+    const res = await list(`?limit=1&cursor=${encodeURIComponent(cursor)}`, user);
+    assert.equal(res.status, 400, cursor);
+    const data = await body<{ error: { code: string; field: string } }>(res);
+    assert.deepEqual([data.error.code, data.error.field], ["VALIDATION_FAILED", "cursor"]);
+  }
+  // The same key made by the same means is accepted: the refusals above are the payloads'.
+  const res = await list(
+    `?limit=1&cursor=${await signed([new Date(0).toISOString(), crypto.randomUUID()])}`,
+    user,
+  );
+  assert.equal(res.status, 200);
+  await res.body?.cancel();
 });
 
 test("pagination: a walk with limit 2 under concurrent inserts and deletes sees each lasting row once", async () => {
