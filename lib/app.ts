@@ -36,6 +36,18 @@ function errorResponse(err: ApiError, traceId: string): Response {
   return json(errorBody(err, traceId), err.status, err.headers);
 }
 
+/**
+ * A query parameter that carries or may carry a credential: a name like the key parameters
+ * (whatever its case) or like a secret, or a value shaped like one of this service's keys and
+ * tokens (`onda_..._`) or like a JSON Web Token. Not any long random value: a list's cursor is one.
+ */
+function looksLikeCredential(name: string, value: string): boolean {
+  const lower = name.toLowerCase();
+  return KEY_QUERY_PARAMS.includes(lower) ||
+    /(key|token|secret|password|passwd|auth|session|signature|credential)/.test(lower) ||
+    /^onda_[a-z]+_/i.test(value) || /^eyJ[\w-]+\.[\w-]+\.[\w-]*$/.test(value);
+}
+
 export function createHandler(app: AppContext): Handler {
   const maintenance = cachedMaintenance(app.db.sql, app.clock, app.maintenanceCacheMs);
   // Ads requests given up at their deadline whose work still waits for the database.
@@ -81,7 +93,9 @@ export function createHandler(app: AppContext): Handler {
       // The twin's query, less any credential a client wrongly put in the URL: a response
       // header must not repeat it to every proxy and log on the way back.
       const query = new URLSearchParams(url.search);
-      for (const name of KEY_QUERY_PARAMS) query.delete(name);
+      for (const [name, value] of [...query]) {
+        if (looksLikeCredential(name, value)) query.delete(name);
+      }
       const search = query.size ? `?${query}` : "";
       extra.set(
         "Link",

@@ -293,6 +293,30 @@ test("http: the alias Link header never repeats a credential from the query", as
     '</api/v1/probe/items/3?limit=7>; rel="successor-version"; type="application/json"',
   );
   assert.doesNotMatch(link, /onda_ads_leak|t0k3n/);
+  // Whatever the name's case, a secret-like name, or a value shaped like a key or a token (issue
+  // 19, item 7); a list's cursor stays.
+  const key = "onda_ads_" + "x".repeat(43);
+  for (
+    const query of [
+      `API_KEY=${key}`,
+      `Access_Token=abc`,
+      `client_secret=abc`,
+      `q=${key}`,
+      "x=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl",
+    ]
+  ) {
+    const alias = await service.fetch(`/api/probe/items/3?limit=7&${query}`);
+    await alias.body?.cancel();
+    assert.equal(
+      alias.headers.get("link"),
+      '</api/v1/probe/items/3?limit=7>; rel="successor-version"; type="application/json"',
+      query,
+    );
+  }
+  const cursor = "eyJrIjpbXX0." + "a".repeat(43);
+  const paged = await service.fetch(`/api/probe/items/3?cursor=${cursor}`);
+  await paged.body?.cancel();
+  assert.match(paged.headers.get("link") ?? "", new RegExp(`\\?cursor=${cursor}>`));
 });
 
 test("http: after the sunset moment the alias is 404 with the Link header", async () => {
