@@ -1,8 +1,14 @@
 // Exports: POST /api/v1/exports, status, streamed CSV and NDJSON downloads.
 
 import assert from "node:assert/strict";
-import { type Batch, exportStream } from "../lib/export.ts";
-import { publishedQuestionnaire, registerUser, startSession, type TestUser } from "./_forms.ts";
+import { type Batch, exportHead, exportStream } from "../lib/export.ts";
+import {
+  createQuestionnaire,
+  publishedQuestionnaire,
+  registerUser,
+  startSession,
+  type TestUser,
+} from "./_forms.ts";
 import { body, startTestService, test } from "./_server.ts";
 import { addMember, EVERY_TYPE } from "./_workspace.ts";
 
@@ -203,6 +209,23 @@ test("export: fields that would start a spreadsheet formula get a leading quote"
     const [row] = await service.db.sql<{ field: string }>`select onda_csv_field(${input}) as field`;
     assert.equal(row.field, output, JSON.stringify(input));
   }
+});
+
+test("export: question titles in the CSV header are neutralised like cells", async () => {
+  // A title is workspace input too: a header field must not start a formula (issue 19, item 10).
+  const titles = ['=HYPERLINK("http://x")', "@SUM(A1)", "+1", "-2", "plain, title"];
+  const questionnaire = await createQuestionnaire(
+    service,
+    owner,
+    titles.map((title) => ({ title, type: "text" })),
+  );
+  const head = await exportHead(service.db.sql, "csv", questionnaire.id);
+  assert.ok(
+    head.endsWith(
+      `,"'=HYPERLINK(""http://x"")",'@SUM(A1),'+1,'-2,"plain, title"\r\n`,
+    ),
+    head,
+  );
 });
 
 test("export: the stream reads the database one batch at a time as the client reads", async () => {
