@@ -51,6 +51,16 @@ export interface StringOptions {
   example?: string;
 }
 
+/**
+ * Text PostgreSQL can hold: no NUL character (text refuses it) and no unpaired surrogate (JSON
+ * refuses it, and it is no character). One rule for every string that reaches the database.
+ */
+function storable(value: string, field: string) {
+  if (value.includes("\0") || !value.isWellFormed()) {
+    throw invalid(field, `${field} must not contain a NUL character or an unpaired surrogate.`);
+  }
+}
+
 export function string(options: StringOptions = {}): Schema<string> {
   const { min = 0, max = 10_000, pattern } = options;
   const json: JsonSchema = { type: "string", minLength: min, maxLength: max };
@@ -59,6 +69,7 @@ export function string(options: StringOptions = {}): Schema<string> {
   if (options.example !== undefined) json.examples = [options.example];
   return make(json, (value, field) => {
     if (typeof value !== "string") throw invalid(field, `${field} must be a string.`);
+    storable(value, field);
     if (value.length < min) {
       throw invalid(
         field,
@@ -178,6 +189,7 @@ export function email(): Schema<string> {
     if (typeof value !== "string" || value.length > 254 || !EMAIL.test(value)) {
       throw invalid(field, `${field} must be an e-mail address.`);
     }
+    storable(value, field);
     return value;
   });
 }

@@ -308,6 +308,42 @@ test("pagination: a cursor's signature must match in full, and its payload is ch
   await res.body?.cancel();
 });
 
+test("text the database cannot hold is 400 naming the field, on every route, never a 500", async () => {
+  // Issue 19, items 2 and 3: NUL and unpaired surrogates reached PostgreSQL and answered 500.
+  const user = await registerUser(service);
+  const cases: [string, string, unknown, string][] = [
+    ["POST", "/api/v1/questionnaires", { title: "a\0b", questions: [] }, "title"],
+    ["POST", "/api/v1/questionnaires", {
+      title: "ok",
+      questions: [{ title: "\ud800", type: "text" }],
+    }, "questions[0].title"],
+    ["PATCH", "/api/v1/workspace", { name: "w\0" }, "name"],
+    ["POST", "/api/v1/auth/tokens", { name: "\udc00" }, "name"],
+  ];
+  for (const [method, path, payload, field] of cases) {
+    const res = await service.fetch(path, {
+      method,
+      headers: user.headers(),
+      body: JSON.stringify(payload),
+    });
+    assert.equal(res.status, 400, `${method} ${path}`);
+    const data = await body<{ error: { code: string; field: string } }>(res);
+    assert.deepEqual([data.error.code, data.error.field], ["VALIDATION_FAILED", field]);
+  }
+  for (const path of ["/api/v1/public/q/a%00b", "/api/v1/public/q/%ED%A0%80"]) {
+    const res = await service.fetch(path);
+    assert.ok(res.status < 500, `${path}: ${res.status}`);
+    await res.body?.cancel();
+  }
+  const login = await service.fetch("/api/v1/auth/login", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email: "a\0@example.com", password: "x" }),
+  });
+  assert.equal(login.status, 400);
+  await login.body?.cancel();
+});
+
 test("pagination: a walk with limit 2 under concurrent inserts and deletes sees each lasting row once", async () => {
   const user = await registerUser(service);
   const lasting: string[] = [];

@@ -103,3 +103,14 @@ test("schema: names of Object.prototype are unknown fields and parameters like a
     failsOn(() => parseQuery(new URLSearchParams(`${name}=1`), { limit: optional(int()) }), name);
   }
 });
+
+test("schema: strings PostgreSQL cannot hold (NUL, an unpaired surrogate) are refused by name", () => {
+  // Else they reach the database and answer 500 (issue 19, items 2 and 3).
+  for (const text of ["a\0b", "\ud800", "x\udc00y", "\ud800\ud800"]) {
+    failsOn(() => string().parse(text, "name"), "name");
+    failsOn(() => string().fromString(text, "q"), "q");
+    failsOn(() => object({ title: string() }).parse({ title: text }, "body"), "title");
+  }
+  failsOn(() => email().parse("a\0@example.com", "email"), "email");
+  assert.equal(string().parse("\ud83d\ude00 ok", "name"), "\ud83d\ude00 ok");
+});
