@@ -25,15 +25,27 @@ export async function readJsonBody(req: Request): Promise<unknown> {
   const declared = req.headers.get("content-length");
   if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw tooLarge();
   let bytes: Uint8Array;
-  if (declared !== null && /^\d+$/.test(declared)) {
-    // The declared length bounds the body (the HTTP framing delivers exactly that many bytes),
-    // so it is taken whole, without the stream machinery (not even req.body, which builds it).
-    bytes = new Uint8Array(await req.arrayBuffer());
-    if (bytes.byteLength > MAX_BODY_BYTES) throw tooLarge();
-  } else {
-    if (!req.body) throw new ApiError(400, "VALIDATION_FAILED", "Request body is empty.", "body");
-    bytes = await readCapped(req.body);
+  try {
+    if (declared !== null && /^\d+$/.test(declared)) {
+      // The declared length bounds the body (the HTTP framing delivers exactly that many bytes),
+      // so it is taken whole, without the stream machinery (not even req.body, which builds it).
+      bytes = new Uint8Array(await req.arrayBuffer());
+    } else {
+      if (!req.body) throw new ApiError(400, "VALIDATION_FAILED", "Request body is empty.", "body");
+      bytes = await readCapped(req.body);
+    }
+  } catch (err) {
+    if (err instanceof ApiError) throw err;
+    // The client stopped sending before the body's end (or the connection broke): its fault,
+    // not the service's, and nothing was read to act on.
+    throw new ApiError(
+      400,
+      "VALIDATION_FAILED",
+      "Request body ended before it was complete.",
+      "body",
+    );
   }
+  if (bytes.byteLength > MAX_BODY_BYTES) throw tooLarge();
   let text: string;
   try {
     text = UTF8.decode(bytes);

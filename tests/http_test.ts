@@ -348,6 +348,30 @@ test("http: /api/openapi is not an alias", async () => {
   assert.equal(res.headers.get("deprecation"), null);
 });
 
+test("http: a body that stops before its declared length is 400, never 500", async () => {
+  // Issue 19, item 4: a client that closes its sending side mid-body.
+  const port = Number(new URL(service.url).port);
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+  const head = "POST /api/v1/auth/register HTTP/1.1\r\nHost: x\r\n" +
+    "Content-Type: application/json\r\nContent-Length: 100\r\nConnection: close\r\n\r\n";
+  await conn.write(new TextEncoder().encode(head + '{"name":'));
+  await conn.closeWrite();
+  const chunks: Uint8Array[] = [];
+  const buffer = new Uint8Array(4096);
+  for (;;) {
+    const n = await conn.read(buffer).catch(() => null);
+    if (n === null) break;
+    chunks.push(buffer.slice(0, n));
+  }
+  conn.close();
+  const response = new TextDecoder().decode(
+    chunks.reduce((all, c) => new Uint8Array([...all, ...c]), new Uint8Array()),
+  );
+  // Either an answer of 400, or no answer at all: never a 500.
+  assert.doesNotMatch(response, /^HTTP\/1\.1 5/);
+  if (response) assert.match(response, /^HTTP\/1\.1 400/);
+});
+
 test("http: close the service", async () => {
   await service.close();
 });
