@@ -460,6 +460,10 @@ export async function approveSeq(tx: Sql, seq: number) {
   await tx`select set_config('work_mem', '256MB', true)`;
   // The services' indexes follow by themselves: this renews the data version (sql/009).
   await tx`update ads_snapshots set approved_at = now() where seq = ${seq}`;
+  // The snapshot's rows are found through the block range index, which a scan reads whole for
+  // every range not summarized yet: the ranges imported since autovacuum last ran, the whole
+  // table after a bulk load. Summarizing them first keeps the read to the snapshot's own ranges.
+  await tx`select brin_summarize_new_values('ads_occurrences_snapshot')`;
   await tx`select ads_pack_day_cells(${seq})`;
 }
 
