@@ -433,6 +433,8 @@ export async function run(args: string[]) {
   {
     const log: { text: string; params: unknown[] }[] = [];
     const config = loadConfig({ DATABASE_URL: url, RATE_LIMIT_KEY_PER_MINUTE: "100000000" });
+    const figureIndex = createFigureIndexCache(db);
+    const captureIndex = createCaptureIndexCache(db.sql);
     const handler = createHandler({
       config,
       db: recording(db, log),
@@ -444,13 +446,18 @@ export async function run(args: string[]) {
       routes: allRoutes,
       maintenanceCacheMs: 3_600_000,
       questions: createQuestionCache(db.sql),
-      figureIndex: createFigureIndexCache(db),
-      captureIndex: createCaptureIndexCache(db.sql),
+      figureIndex,
+      captureIndex,
       grants: createGrantCache(),
     });
     const info = {
       remoteAddr: { transport: "tcp", hostname: "127.0.0.1", port: 1 } as Deno.NetAddr,
     };
+    // The indexes loaded first, as the service does at its start: the first request would
+    // otherwise wait for them, past the database deadline on tens of millions of occurrences.
+    const [{ version }] = await db.sql<{ version: string }>`
+      select version::text from ads_data_version`;
+    await Promise.all([figureIndex.at(version), captureIndex.at(version)]);
     const call = (path: string) =>
       handler(
         new Request(`http://bench${path}`, { headers: { authorization: `Bearer ${key}` } }),
@@ -489,9 +496,12 @@ export async function run(args: string[]) {
   }).spawn();
   const origin = `http://127.0.0.1:${port}`;
   try {
-    for (let i = 0; i < 300; i++) {
+    // Listening, and then its ads data loaded (ads requests answer 503 until then).
+    for (let i = 0; i < 1200; i++) {
       try {
-        const res = await fetch(`${origin}/status`);
+        const res = await fetch(`${origin}/api/v1/ads?limit=1`, {
+          headers: { authorization: `Bearer ${key}` },
+        });
         await res.body?.cancel();
         if (res.ok) break;
       } catch { /* not yet listening */ }
