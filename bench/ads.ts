@@ -196,14 +196,15 @@ async function drive(
 
 /** Wraps a Db so every query's compiled text and parameters are recorded, in order. */
 function recording(db: Db, log: { text: string; params: unknown[] }[]): Db {
-  const sql = Object.assign(
-    (strings: TemplateStringsArray, ...values: unknown[]) => {
-      log.push(compile(strings, values));
-      return db.sql(strings, ...values);
-    },
-    { exec: db.sql.exec },
-  ) as Sql;
-  return { ...db, sql };
+  const record = (sql: Sql) =>
+    Object.assign(
+      (strings: TemplateStringsArray, ...values: unknown[]) => {
+        log.push(compile(strings, values));
+        return sql(strings, ...values);
+      },
+      { exec: sql.exec },
+    ) as Sql;
+  return { ...db, sql: record(db.sql), keptPlans: record(db.keptPlans) };
 }
 
 const STATIONS = 200;

@@ -116,6 +116,16 @@ type CopyInEither = (
 export interface Db {
   readonly kind: "postgres" | "pglite";
   readonly sql: Sql;
+  /**
+   * Like sql, for a read run many times with other values whose plan should not depend on them:
+   * PostgreSQL plans again at each execution a statement whose plan for unknown values it
+   * estimates to cost more than the plans for the values at hand, and for an ads page (a few
+   * rows, found in memory, behind a dozen subqueries) planning cost more than running it. Its
+   * own connections on PostgreSQL keep every plan generic; on PGlite it is sql. Not for
+   * statements whose best plan depends on their values (measured: the webhook worker's claims
+   * lost two thirds of their throughput with generic plans).
+   */
+  readonly keptPlans: Sql;
   /** Runs fn in one transaction; it commits when fn resolves and rolls back when it throws. */
   begin<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -199,11 +209,6 @@ function openPostgres(url: string, max: number): Db {
     backoff: (attempt: number) => Math.min(0.1 * attempt, 1),
     keep_alive: 30,
     prepare: true,
-    // Every statement is prepared once per connection and its plan kept: without this,
-    // PostgreSQL plans again on each execution any statement whose plan for unknown parameters it
-    // estimates to cost more than the plans for the values at hand, and planning then costs more
-    // than running (an ads page: a few rows, found by locatePage, behind a dozen subqueries).
-    connection: { plan_cache_mode: "force_generic_plan" },
     debug: false,
     fetch_types: true,
     publications: "alltables",
@@ -229,6 +234,13 @@ function openPostgres(url: string, max: number): Db {
   // The typings lag behind the options postgres.js reads (max_pipeline, backoff, ...).
   // deno-lint-ignore no-explicit-any
   const client = postgres(url, options as any);
+  // The same, for statements whose generic plan is kept (Db.keptPlans): connections opened only
+  // when such a statement runs.
+  const keptPlans = postgres(url, {
+    ...options,
+    connection: { plan_cache_mode: "force_generic_plan" },
+    // deno-lint-ignore no-explicit-any
+  } as any);
   const bind = (conn: postgres.Sql): Sql => {
     // deno-lint-ignore no-explicit-any
     const query = async (strings: TemplateStringsArray, ...values: unknown[]): Promise<any[]> => {
@@ -255,6 +267,7 @@ function openPostgres(url: string, max: number): Db {
   return {
     kind: "postgres",
     sql: bind(client),
+    keptPlans: bind(keptPlans),
     async begin(fn) {
       try {
         // deno-lint-ignore no-explicit-any
@@ -264,7 +277,7 @@ function openPostgres(url: string, max: number): Db {
       }
     },
     async close() {
-      await client.end({ timeout: 5 });
+      await Promise.all([client.end({ timeout: 5 }), keptPlans.end({ timeout: 5 })]);
     },
     async beginBulk(fn) {
       try {
@@ -332,6 +345,7 @@ async function openPglite(dataDir: string): Promise<Db> {
   return {
     kind: "pglite",
     sql: bind(pg),
+    keptPlans: bind(pg),
     // PGlite is one connection; its transaction() holds a lock so nothing interleaves.
     begin: (fn) => pg.transaction((tx) => fn(bind(tx))),
     async close() {

@@ -146,7 +146,7 @@ export const routes = [
           rows = [];
           break;
         }
-        rows = await app.db.sql<PageRow>`${pageSql(page, query.limit)}`;
+        rows = await app.db.keptPlans<PageRow>`${pageSql(page, query.limit)}`;
         // An approval committed since the index was read: read both again at the new version.
         // (No row at all: the grant was replaced since the key lookup, and nothing is visible.)
         if (!rows.length || rows[0].data_version === index.version || attempt === 3) break;
