@@ -265,7 +265,8 @@ async function grantAccounts(url: string, count: number, end: number, days: numb
 async function approveDays(url: string, end: number) {
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   const [{ n }] = await sql<{ n: number }[]>`
-    select count(*)::int as n from ads_snapshots where id like 'bench-day-%'`;
+    select coalesce(max(substring(id from '^bench-day-([0-9]+)$')::int), 0) as n
+      from ads_snapshots`;
   const [{ accounts }] = await sql<{ accounts: number }[]>`
     select count(*)::int as accounts from ads_grants`;
   await sql.end();

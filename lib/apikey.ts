@@ -130,8 +130,9 @@ async function authenticate(
   // as NUL, must not reach it before the key is checked).
   const rawBrand = ctx.url.searchParams.get("brand_id");
   const brandFilter = rawBrand !== null && SCOPE_ID.test(rawBrand) ? rawBrand : null;
-  // The granted ids that exist: a grant may name ids not imported yet, which match nothing.
-  const [row] = await ctx.app.db.sql<KeyRow>`
+  // The granted ids that exist: a grant may name ids not imported yet, which match nothing. On
+  // connections that keep its generic plan (Db.keptPlans): it is the same for every key.
+  const [row] = await ctx.app.db.keptPlans<KeyRow>`
     select k.id, encode(k.digest, 'hex') as digest, k.prefix, k.label, k.created_at,
            k.permissions, k.revoked_at, a.id as account_id, a.name as account_name,
            g.period_since, g.period_until, g.version::text as grant_version,
