@@ -362,7 +362,7 @@ test("coverage: captures count from their approval on, not from their import", a
   await compareRandom("approved", 50);
 });
 
-test("coverage version: renewed only under the admin commands' lock", async () => {
+test("data version: renewed only under the admin commands' lock", async () => {
   // A writer that does not hold the lock (here a bare insert) takes it through the trigger
   // before the version row, as approval and a named import hold it already: the version row is
   // then never locked by a transaction waiting for the lock. Two connections: PostgreSQL.
