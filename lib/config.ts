@@ -34,7 +34,11 @@ export const CONFIG_VARIABLES = [
   ["DATA_DIR", "./data", "directory of the embedded database"],
   ["PUBLIC_BASE_URL", "http://localhost:PORT", "public origin (https enables Secure cookies)"],
   ["SECRET_KEY", "(generated)", "HMAC key for cursors; generated once and kept in the database"],
-  ["DB_POOL_MAX", "10", "PostgreSQL connections per instance"],
+  [
+    "DB_POOL_MAX",
+    "10",
+    "PostgreSQL connections per pool: an instance has two, the second for the ads key lookup and page (generic plans kept), each opening connections only as needed",
+  ],
   [
     "ADS_DATABASE_TIMEOUT_MS",
     "5000",
