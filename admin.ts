@@ -4,8 +4,8 @@ import { type Command, type CommandContext, parseArgs, UsageError } from "./lib/
 import { configOrExit } from "./lib/config.ts";
 import { openDatabase } from "./lib/server.ts";
 import { commands as maintenance } from "./lib/maintenance_commands.ts";
-import { commands as billing } from "./lib/billing_commands.ts";
-import { adsCommands } from "./lib/ads_commands.ts";
+import { commands as billing } from "./lib/forms/billing_commands.ts";
+import { adsCommands } from "./lib/ads/commands.ts";
 
 export const commands: Command[] = [
   ...maintenance,

@@ -18,15 +18,15 @@
 // working on it).
 
 import postgres from "postgres";
-import { createHandler } from "../lib/app.ts";
+import { createHandler } from "../lib/http/app.ts";
 import { loadConfig } from "../lib/config.ts";
-import { compile, type Db, openDb, type Sql } from "../lib/db.ts";
-import { createCaptureIndexCache } from "../lib/capture_index.ts";
-import { createFigureIndexCache } from "../lib/figure_index.ts";
-import { createGrantCache } from "../lib/ads_scope.ts";
-import { createQuestionCache } from "../lib/question_cache.ts";
-import { createRateLimiter } from "../lib/ratelimit.ts";
-import { migrate } from "../lib/migrate.ts";
+import { compile, type Db, openDb, type Sql } from "../lib/db/db.ts";
+import { createCaptureIndexCache } from "../lib/ads/capture_index.ts";
+import { createFigureIndexCache } from "../lib/ads/figure_index.ts";
+import { createGrantCache } from "../lib/ads/scope.ts";
+import { createQuestionCache } from "../lib/forms/question_cache.ts";
+import { createRateLimiter } from "../lib/http/ratelimit.ts";
+import { migrate } from "../lib/db/migrate.ts";
 import { allRoutes } from "../routes/index.ts";
 import { migrations } from "../sql/migrations.ts";
 import { brandId, stationId, writeDataset } from "./ads_data.ts";
@@ -599,7 +599,7 @@ export async function run(args: string[]) {
       "targets (bench/README.md): /ads and /coverage at 32 clients at least 2/3 of the build " +
         "before the shared figures (measured alternately); summary p99 <= 50 ms at 1 client and " +
         "<= 150 ms at 8. Coverage's raw SQL is only its key lookup (it is computed in the " +
-        "service, lib/coverage.ts), and a summary of whole days has none: their ratios mean " +
+        "service, lib/ads/coverage.ts), and a summary of whole days has none: their ratios mean " +
         "nothing.",
     );
   } finally {

@@ -6,7 +6,7 @@
 //   database: DATABASE_URL (a scratch database is created and dropped) or embedded PGlite.
 
 import { loadConfig } from "../lib/config.ts";
-import { openDb } from "../lib/db.ts";
+import { openDb } from "../lib/db/db.ts";
 import { startService } from "../lib/server.ts";
 import { freshDatabase } from "../tests/_server.ts";
 

@@ -8,7 +8,7 @@
 // server).
 
 import postgres from "postgres";
-import { monthOf, unlimitedShard } from "../lib/plan.ts";
+import { monthOf, unlimitedShard } from "../lib/forms/plan.ts";
 import { connectHttp1 } from "./http1.ts";
 
 const QUESTIONS = 10;
@@ -213,7 +213,7 @@ async function runHttp(base: string, slug: string, questionIds: number[], option
 async function runRaw(sql: postgres.Sql, questionnaire: Questionnaire, options: Options) {
   const latencies: number[] = [];
   const deadline = performance.now() + options.seconds * 1000;
-  // The Idempotency-Key record, as lib/idempotency.ts builds it for the public routes.
+  // The Idempotency-Key record, as lib/http/idempotency.ts builds it for the public routes.
   const keyRecord = (path: string, body: string | null) => {
     const now = new Date();
     return sql.json({
@@ -229,12 +229,12 @@ async function runRaw(sql: postgres.Sql, questionnaire: Questionnaire, options: 
       abandoned_before: new Date(now.getTime() - 60 * 1000).toISOString(),
     });
   };
-  // The plan limits as lib/plan.ts's answerLimits gives them (the workspace is on business).
+  // The plan limits as lib/forms/plan.ts's answerLimits gives them (the workspace is on business).
   const limits = sql.json({ free: 1000, pro: 100000, business: null });
   const visitor = async () => {
     while (performance.now() < deadline) {
       const id = Math.floor(Math.random() * 2 ** 52) + 1;
-      // As routes/public.ts: one statement (onda_start_session) with the key's record.
+      // As routes/forms/public.ts: one statement (onda_start_session) with the key's record.
       const started = keyRecord(
         `/api/v1/public/q/${questionnaire.slug}/sessions`,
         JSON.stringify({ sessionId: id }),
@@ -249,7 +249,7 @@ async function runRaw(sql: postgres.Sql, questionnaire: Questionnaire, options: 
         const t = performance.now();
         const path = `/api/v1/public/q/${questionnaire.slug}/sessions/${id}/answers`;
         const now = new Date();
-        // As routes/public.ts: one statement per answer (onda_record_answer) with the key's
+        // As routes/forms/public.ts: one statement per answer (onda_record_answer) with the key's
         // record (the service checks the answer against its cached question first).
         const [r] = await sql`
           select outcome, body from onda_record_answer(

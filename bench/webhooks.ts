@@ -9,7 +9,12 @@
 import { loadConfig } from "../lib/config.ts";
 import { startService } from "../lib/server.ts";
 import { freshDatabase, PG_FALLBACK_URL, type TestService } from "../tests/_server.ts";
-import { answer, publishedQuestionnaire, registerUser, startSession } from "../tests/_forms.ts";
+import {
+  answer,
+  publishedQuestionnaire,
+  registerUser,
+  startSession,
+} from "../tests/forms/_forms.ts";
 
 function option(args: string[], name: string, fallback: number): number {
   const i = args.indexOf(`--${name}`);

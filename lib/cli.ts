@@ -1,7 +1,7 @@
 // The admin command line's shape: commands as a table, arguments parsed the same way for all.
 
 import type { Config } from "./config.ts";
-import type { Db } from "./db.ts";
+import type { Db } from "./db/db.ts";
 
 export interface CommandContext {
   db: Db;

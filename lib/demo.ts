@@ -3,10 +3,10 @@
 // Safe to run again: what exists is kept, and only a fresh ads API key is made each time.
 
 import { runAdmin } from "../admin.ts";
-import { importSnapshot } from "./ads_import.ts";
+import { importSnapshot } from "./ads/import.ts";
 import type { CommandContext } from "./cli.ts";
 import type { Config } from "./config.ts";
-import type { Db } from "./db.ts";
+import type { Db } from "./db/db.ts";
 import { startService } from "./server.ts";
 
 export const DEMO_ACCOUNT = "demo";

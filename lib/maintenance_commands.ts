@@ -1,7 +1,7 @@
 // Admin commands for the maintenance window.
 
 import { type Command, isoFlag, onlyFlags, UsageError } from "./cli.ts";
-import { endMaintenance, startMaintenance } from "./maintenance.ts";
+import { endMaintenance, startMaintenance } from "./http/maintenance.ts";
 
 export const commands: Command[] = [
   {

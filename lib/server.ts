@@ -1,19 +1,19 @@
 // Starts the service: database, migrations, secrets, HTTP server and background workers;
 // stops it gracefully. main.ts and the tests both use it, so tests run the real thing.
 
-import { createHandler } from "./app.ts";
+import { createHandler } from "./http/app.ts";
 import type { Config } from "./config.ts";
-import { type Db, openDb } from "./db.ts";
-import { within } from "./deadline.ts";
+import { type Db, openDb } from "./db/db.ts";
+import { within } from "./db/deadline.ts";
 import { type LogSink, stdoutLog } from "./log.ts";
-import { migrate } from "./migrate.ts";
-import { createCaptureIndexCache } from "./capture_index.ts";
-import { createFigureIndexCache } from "./figure_index.ts";
-import { createGrantCache } from "./ads_scope.ts";
-import { createQuestionCache } from "./question_cache.ts";
-import { createRateLimiter } from "./ratelimit.ts";
-import type { AppContext, Route } from "./router.ts";
-import { loadSecretKey } from "./secrets.ts";
+import { migrate } from "./db/migrate.ts";
+import { createCaptureIndexCache } from "./ads/capture_index.ts";
+import { createFigureIndexCache } from "./ads/figure_index.ts";
+import { createGrantCache } from "./ads/scope.ts";
+import { createQuestionCache } from "./forms/question_cache.ts";
+import { createRateLimiter } from "./http/ratelimit.ts";
+import type { AppContext, Route } from "./http/router.ts";
+import { loadSecretKey } from "./db/secrets.ts";
 import { migrations } from "../sql/migrations.ts";
 import { allRoutes } from "../routes/index.ts";
 import { workers } from "./workers.ts";

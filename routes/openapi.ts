@@ -1,8 +1,8 @@
 // GET /api/openapi: the OpenAPI 3.1 document of the whole service, generated from the routes.
 
-import { buildOpenApi, SPEC_VERSION } from "../lib/openapi.ts";
-import { defineRoute, json, noAuth } from "../lib/router.ts";
-import { anyJson } from "../lib/schema.ts";
+import { buildOpenApi, SPEC_VERSION } from "../lib/http/openapi.ts";
+import { defineRoute, json, noAuth } from "../lib/http/router.ts";
+import { anyJson } from "../lib/http/schema.ts";
 
 export const routes = [
   defineRoute({

@@ -1,8 +1,8 @@
 // GET /status: liveness for load balancers and humans; no auth, never cached.
 
-import { readMaintenance } from "../lib/maintenance.ts";
-import { defineRoute, json, noAuth } from "../lib/router.ts";
-import { anyJson } from "../lib/schema.ts";
+import { readMaintenance } from "../lib/http/maintenance.ts";
+import { defineRoute, json, noAuth } from "../lib/http/router.ts";
+import { anyJson } from "../lib/http/schema.ts";
 import { VERSION } from "../lib/version.ts";
 
 /** A database that does not answer within this time counts as down. */

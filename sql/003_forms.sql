@@ -165,7 +165,7 @@ create table outbox_events (
 );
 create index on outbox_events (created_at) where dispatched_at is null;
 
--- Inserts the finished Idempotency-Key record p_key (JSON, see lib/idempotency.ts) in the
+-- Inserts the finished Idempotency-Key record p_key (JSON, see lib/http/idempotency.ts) in the
 -- caller's statement, taking over an expired or abandoned one; a valid record of another
 -- request raises OD001, which rolls back every write of the statement. Null: nothing to keep.
 -- p_body, when given, is the stored answer's body: the caller's statement built it (the
@@ -241,7 +241,7 @@ $$;
 -- 'invalid' (p_answer null: the service found the answer invalid for its question; only the
 -- checks above run and nothing is written), else 'ok' with body, the JSON answer. On 'ok' it
 -- writes the answer, the session's progress, the events answer.submitted and (for the last
--- answer) session.completed, the Idempotency-Key record p_key (see lib/idempotency.ts) and the
+-- answer) session.completed, the Idempotency-Key record p_key (see lib/http/idempotency.ts) and the
 -- plan counter. A key held by another request (OD001) or a full month (OD002, detail: the plan)
 -- raises, which rolls back every write of the statement.
 --

@@ -1,5 +1,5 @@
--- 005_billing_exports: billing checkouts (payment provider behind lib/billing.ts) and data
--- exports of questionnaire answers (streamed at download time by lib/export.ts).
+-- 005_billing_exports: billing checkouts (payment provider behind lib/forms/billing.ts) and data
+-- exports of questionnaire answers (streamed at download time by lib/forms/export.ts).
 
 create table billing_checkouts (
   id uuid primary key default gen_random_uuid(),

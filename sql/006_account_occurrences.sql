@@ -41,7 +41,7 @@ create table ads_account_occurrences (
 create index ads_occurrences_snapshot on ads_occurrences using brin (snapshot_seq);
 
 -- Data imported before this migration: every account's visible rows, by the rules above. First
--- the admin commands' lock (lib/ads_scope.ts lockAdsFigures), so that a grant or an approval of
+-- the admin commands' lock (lib/ads/scope.ts lockAdsFigures), so that a grant or an approval of
 -- an older version still running commits before the rows are read, and fresh statistics, since
 -- names are looked up per row by primary key.
 select pg_advisory_xact_lock(122519921164290);

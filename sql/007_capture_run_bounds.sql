@@ -10,7 +10,7 @@
 -- * prev_ended_at: the end of the station's previous run (null for its first), where the gap
 --   before this run starts; reading it spares each request a window over its runs, a sixth of
 --   the query's time.
--- First the admin commands' lock (lib/ads_scope.ts lockAdsFigures), as they take it: before the
+-- First the admin commands' lock (lib/ads/scope.ts lockAdsFigures), as they take it: before the
 -- table lock below, so that an approval still running (it takes this lock, then writes the runs)
 -- finishes first instead of deadlocking with this migration, and its captures are read below.
 select pg_advisory_xact_lock(122519921164290);

@@ -1,6 +1,6 @@
 -- 008_summary_figures: what a summary without filters reads, made cheaper.
 
--- First the admin commands' lock (lib/ads_scope.ts lockAdsFigures), before the table locks
+-- First the admin commands' lock (lib/ads/scope.ts lockAdsFigures), before the table locks
 -- below, which grant and approval take after it: this way round they cannot deadlock.
 select pg_advisory_xact_lock(122519921164290);
 

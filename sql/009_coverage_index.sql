@@ -1,5 +1,5 @@
 -- 009_coverage_index: /api/v1/coverage is computed in the service from every approved capture,
--- kept in memory per station (lib/capture_index.ts), instead of from ads_capture_runs.
+-- kept in memory per station (lib/ads/capture_index.ts), instead of from ads_capture_runs.
 --
 -- A 31-day coverage of 50 stations read about 300 runs and a hundred runs' capture bounds per
 -- request: 1.1 ms of PostgreSQL and 0.8 ms of the service, enough to keep its p99 near 100 ms at
@@ -16,7 +16,7 @@
 -- a backup while the service runs). A new snapshot and its captures change nothing here: they
 -- are served only once approved.
 
--- First the admin commands' lock (lib/ads_scope.ts lockAdsFigures), as 007 and 008 take it.
+-- First the admin commands' lock (lib/ads/scope.ts lockAdsFigures), as 007 and 008 take it.
 select pg_advisory_xact_lock(122519921164290);
 
 create table ads_coverage_version (
@@ -54,6 +54,6 @@ create trigger ads_stations_renamed_coverage after update on ads_stations
 create trigger ads_captures_changed_coverage after update or delete or truncate on ads_captures
   for each statement execute function ads_new_coverage_version();
 
--- The runs are now built from the captures as they are loaded (lib/capture_index.ts).
+-- The runs are now built from the captures as they are loaded (lib/ads/capture_index.ts).
 drop table ads_capture_runs;
 drop function ads_rebuild_capture_runs(text[]);

@@ -4,11 +4,11 @@
 -- occurrences, its daily and per-brand running totals), rewritten by each grant and by each
 -- approval for every account. Storage, grants and approvals grew with accounts times data, and
 -- the scope was applied again in each copy. Now the scope is applied per request, in one module
--- (lib/ads_scope.ts), to data that is shared by every account:
+-- (lib/ads/scope.ts), to data that is shared by every account:
 -- * ads_occurrences, read through its station index (pages);
 -- * ads_day_cells, the figures of each approved snapshot per station, UTC day and brand set,
---   which the service keeps in memory (lib/figure_index.ts) for totals and summaries;
--- * ads_captures, kept in memory likewise for coverage (lib/capture_index.ts).
+--   which the service keeps in memory (lib/ads/figure_index.ts) for totals and summaries;
+-- * ads_captures, kept in memory likewise for coverage (lib/ads/capture_index.ts).
 -- A grant is one row; an approval adds its snapshot's figures, whatever the number of accounts.
 
 -- First the admin commands' lock, as grant and approval take it before writing.
@@ -25,7 +25,7 @@ drop function ads_all_brand_days_changed();
 -- granted brands (thousands for some accounts) from the grant row of that version only, so it
 -- never mixes the stations and period of one grant with the brands of another.
 -- brand_keys: brand_ids as a JSON object of the same ids, for checks row by row
--- (lib/ads_scope.ts), written with them.
+-- (lib/ads/scope.ts), written with them.
 alter table ads_grants
   drop column snapshot_exported_at,
   drop column known_station_ids,
@@ -46,7 +46,7 @@ create table ads_brand_sets (
 );
 
 -- What the services keep in memory of each approved snapshot's confirmed occurrences
--- (lib/figure_index.ts), one row per snapshot and station, written once by the approval and read
+-- (lib/ads/figure_index.ts), one row per snapshot and station, written once by the approval and read
 -- whole:
 -- * cells: the occurrences counted per UTC day and brand set, what totals and summaries of whole
 --   days add up after checking each set against the account's brands. Per cell the day (days
@@ -63,7 +63,7 @@ create table ads_day_cells (
   primary key (snapshot_seq, station_id)
 );
 
--- The packing of one snapshot, as the approval writes it (lib/ads_import.ts).
+-- The packing of one snapshot, as the approval writes it (lib/ads/import.ts).
 create function ads_pack_day_cells(seq integer) returns void language sql as $$
   insert into ads_brand_sets (brand_ids)
   select distinct brand_ids from ads_occurrences

@@ -4,8 +4,8 @@
 
 import postgres from "postgres";
 import { loadConfig } from "../lib/config.ts";
-import { type Db, openDb } from "../lib/db.ts";
-import type { Route } from "../lib/router.ts";
+import { type Db, openDb } from "../lib/db/db.ts";
+import type { Route } from "../lib/http/router.ts";
 import { type Service, startService } from "../lib/server.ts";
 import { allRoutes } from "../routes/index.ts";
 

@@ -1,0 +1,188 @@
+// Ads API keys: generation, SHA-256 digests, constant-time comparison and the apiKey(permission)
+// AuthRule with its per-key rate limit (contract.md §2 "API keys", "Order of checks").
+
+import { ApiError } from "../errors.ts";
+import { SCOPE_ID } from "./params.ts";
+import type { Period } from "./period.ts";
+import type { AuthRule, RequestContext } from "../http/router.ts";
+import { base64url, sha256Hex } from "../encoding.ts";
+
+export const PERMISSIONS = ["ads:read", "reports:read", "coverage:read"] as const;
+export type Permission = typeof PERMISSIONS[number];
+
+/** Recognisable in logs, leaks and secret scanners; 32 random bytes follow (43 base64url chars). */
+export const KEY_PREFIX = "onda_ads_";
+const KEY_SHAPE = /^onda_ads_[A-Za-z0-9_-]{43}$/;
+/** How much of a key `key list` and whoami show: enough to recognise it, useless to use it. */
+const SHOWN_PREFIX_LENGTH = KEY_PREFIX.length + 4;
+
+/** Query parameters that look like a credential: refused so keys never travel in URLs. */
+export const KEY_QUERY_PARAMS = ["api_key", "key", "token", "access_token"];
+
+export interface NewKey {
+  key: string;
+  prefix: string;
+  digestHex: string;
+}
+
+export function generateKey(): NewKey {
+  const key = KEY_PREFIX + base64url(crypto.getRandomValues(new Uint8Array(32)));
+  return { key, prefix: key.slice(0, SHOWN_PREFIX_LENGTH), digestHex: digestHex(key) };
+}
+
+/** The stored form of an API key (digest only). */
+export function digestHex(key: string): string {
+  return sha256Hex(key);
+}
+
+/** Compares two strings in time that depends only on their length. */
+export function constantTimeEqual(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}
+
+/** The caller of an ads route: its key, account and grant, read in one query per request. */
+export interface AdsPrincipal {
+  key: { id: string; prefix: string; label: string | null; created_at: Date };
+  account: { id: string; name: string };
+  permissions: Permission[];
+  /** Granted stations that exist, sorted; the grant period, null when the account has no grant. */
+  stations: string[];
+  /**
+   * Whether the request's brand_id (if any) is a granted brand that exists. The granted list
+   * itself (thousands of ids for some accounts) stays in the database: queries read it from the
+   * grant row at grantVersion (lib/ads/scope.ts), so a request never ships it back and forth.
+   */
+  brandFilterGranted: boolean;
+  /** The grant's version when this was read (ads_grants.version); NO_GRANT without one. */
+  grantVersion: string;
+  period: Period | null;
+  /** The version of the ads data (ads_data_version) when this was read. */
+  dataVersion: string;
+}
+
+/** The grant version of an account without a grant: no grant row has it. */
+export const NO_GRANT = "00000000-0000-0000-0000-000000000000";
+
+interface KeyRow {
+  id: string;
+  digest: string;
+  prefix: string;
+  label: string | null;
+  created_at: Date;
+  permissions: string[];
+  revoked_at: Date | null;
+  account_id: string;
+  account_name: string;
+  period_since: Date | null;
+  period_until: Date | null;
+  station_ids: string[];
+  brand_filter_granted: boolean | null;
+  grant_version: string | null;
+  data_version: string;
+}
+
+function unauthenticated(message: string): ApiError {
+  return new ApiError(401, "UNAUTHENTICATED", message, null, {
+    "WWW-Authenticate": 'Bearer realm="ads"',
+  });
+}
+
+/**
+ * Order of checks (contract.md §2): a key in the URL, then a missing, invalid or revoked key
+ * (401), then the permission (403), then the rate limit (429). Every request with a valid key
+ * counts and gets the rate-limit headers, on errors too (ctx.headers). There is no cache of
+ * key validity, so a revocation holds from the very next request.
+ */
+export function apiKey(permission: Permission | null): AuthRule<AdsPrincipal> {
+  return {
+    security: [{ apiKey: [] }],
+    describe: permission
+      ? `API key (Authorization: Bearer) with the ${permission} permission.`
+      : "Any valid API key (Authorization: Bearer); no permission needed.",
+    authenticate: (ctx) => authenticate(ctx, permission),
+  };
+}
+
+async function authenticate(
+  ctx: RequestContext,
+  permission: Permission | null,
+): Promise<AdsPrincipal> {
+  for (const name of KEY_QUERY_PARAMS) {
+    if (ctx.url.searchParams.has(name)) {
+      // The value is never echoed or logged; the log line carries the route pattern only.
+      throw unauthenticated(
+        "API keys are not accepted in the URL; send Authorization: Bearer <key> and revoke " +
+          "the key that was exposed.",
+      );
+    }
+  }
+  const header = ctx.req.headers.get("authorization");
+  const match = header ? /^Bearer +(\S+) *$/i.exec(header) : null;
+  if (!match) throw unauthenticated("Send the API key as Authorization: Bearer <key>.");
+  const key = match[1];
+  if (!KEY_SHAPE.test(key)) throw unauthenticated("The API key is invalid or revoked.");
+  const digest = digestHex(key);
+  // Compared here only when well formed: the route answers a malformed one with its 422, which
+  // comes after 401, 403 and 429 in the order of checks (and a byte the database refuses, such
+  // as NUL, must not reach it before the key is checked).
+  const rawBrand = ctx.url.searchParams.get("brand_id");
+  const brandFilter = rawBrand !== null && SCOPE_ID.test(rawBrand) ? rawBrand : null;
+  // The granted ids that exist: a grant may name ids not imported yet, which match nothing. On
+  // connections that keep its generic plan (Db.keptPlans): it is the same for every key.
+  const [row] = await ctx.app.db.keptPlans<KeyRow>`
+    select k.id, encode(k.digest, 'hex') as digest, k.prefix, k.label, k.created_at,
+           k.permissions, k.revoked_at, a.id as account_id, a.name as account_name,
+           g.period_since, g.period_until, g.version::text as grant_version,
+           coalesce(array(select x from unnest(g.station_ids) as x
+                           where x in (select id from ads_stations) order by x), '{}')
+             as station_ids,
+           ${brandFilter}::text = any(g.brand_ids)
+             and exists (select from ads_brands where id = ${brandFilter}::text)
+             as brand_filter_granted,
+           (select version::text from ads_data_version) as data_version
+      from ads_api_keys k
+      join ads_accounts a on a.id = k.account_id
+      left join ads_grants g on g.account_id = a.id
+     where k.digest = decode(${digest}, 'hex')`;
+  // The index finds the row; the comparison itself does not stop at the first differing byte.
+  if (!row || !constantTimeEqual(row.digest, digest) || row.revoked_at !== null) {
+    throw unauthenticated("The API key is invalid or revoked.");
+  }
+
+  const { config, limiter, clock } = ctx.app;
+  const limit = limiter.hit(`ads-key:${row.id}`, config.rateLimitKeyPerMinute);
+  const secondsToReset = Math.max(0, limit.resetAt - Math.floor(clock().getTime() / 1000));
+  ctx.headers.set("X-RateLimit-Limit", String(limit.limit));
+  ctx.headers.set("X-RateLimit-Remaining", String(limit.remaining));
+  ctx.headers.set("X-RateLimit-Reset", String(limit.resetAt));
+  ctx.headers.set("RateLimit-Policy", `"per-key";q=${limit.limit};w=60`);
+  ctx.headers.set("RateLimit", `"per-key";r=${limit.remaining};t=${secondsToReset}`);
+
+  if (permission && !row.permissions.includes(permission)) {
+    throw new ApiError(403, "FORBIDDEN", `This API key lacks the ${permission} permission.`);
+  }
+  if (!limit.allowed) {
+    throw new ApiError(
+      429,
+      "RATE_LIMITED",
+      `At most ${limit.limit} requests per minute per key; retry after Retry-After seconds.`,
+      null,
+      { "Retry-After": String(limit.retryAfter) },
+    );
+  }
+  return {
+    key: { id: row.id, prefix: row.prefix, label: row.label, created_at: row.created_at },
+    account: { id: row.account_id, name: row.account_name },
+    permissions: PERMISSIONS.filter((p) => row.permissions.includes(p)),
+    stations: row.station_ids,
+    brandFilterGranted: row.brand_filter_granted === true,
+    grantVersion: row.grant_version ?? NO_GRANT,
+    period: row.period_since && row.period_until
+      ? { since: row.period_since, until: row.period_until }
+      : null,
+    dataVersion: row.data_version,
+  };
+}

@@ -1,0 +1,57 @@
+// The parameters and meta fields the ads data routes share (ads-api.md §4, contract.md §2): ids,
+// the period, the notices, as the schemas that validate them and the OpenAPI document shows.
+
+import { dateTime, nullable, object, optional, string } from "../http/schema.ts";
+import { type Period, periodJson } from "./period.ts";
+
+export const NOTICE_ADS = "An empty or short result does not prove that no advertisement aired: " +
+  "only confirmed occurrences of approved snapshots within this account's scope are listed. " +
+  "Check the period, the coverage (/api/v1/coverage), the freshness of the source " +
+  "(snapshot_exported_at) and the data limits.";
+
+export const NOTICE_COVERAGE = "Coverage counts only captures linked to the data granted to this " +
+  "account (its stations, within its period); it does not measure continuous operation of a " +
+  "station. An absence of captures or occurrences does not prove that no advertisement aired.";
+
+/** The meta block shared by /ads, /reports/summary and /coverage. */
+export function periodMeta(scope: { period: Period | null; requested: Period }) {
+  return { period: periodJson(scope.period), requested_period: periodJson(scope.requested) };
+}
+
+/** A station, brand, account or snapshot id (contract.md §2). */
+export const SCOPE_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** A station, brand or account id (contract.md §2); another shape is a 422 naming the field. */
+export function scopeId(what: string) {
+  return optional(
+    string({
+      min: 1,
+      max: 64,
+      pattern: SCOPE_ID,
+      patternHint: "1 to 64 letters, digits, dots, underscores or hyphens",
+      description: `Only this ${what}; it must be in the account's scope (else 404).`,
+    }),
+  );
+}
+
+export const periodQuery = {
+  since: optional(dateTime("Start of the period (inclusive); default until minus 7 days.")),
+  until: optional(dateTime("End of the period (exclusive); default now. At most 31 days.")),
+};
+
+const periodSchema = nullable(
+  object({ since: string(), until: string() }, {
+    description: "null when the requested and granted periods do not overlap.",
+  }),
+);
+
+/** meta fields shared by the three data routes, for the OpenAPI document. */
+export const periodMetaSchema = {
+  period: periodSchema,
+  requested_period: periodSchema,
+  snapshot_exported_at: nullable(string({
+    description: "exported_at of the newest approved " +
+      "snapshot contributing data to the account's scope",
+  })),
+  notice: string(),
+};

@@ -1,0 +1,384 @@
+// The one SQL interface of the service: tagged-template queries and transactions, backed by
+// postgres.js when DATABASE_URL is set and by embedded PGlite otherwise.
+//
+// Both backends receive the same text with $n placeholders and the same parameter list,
+// compiled here from the template, so a query behaves identically on either database and
+// values are never spliced into SQL text.
+
+import postgres from "postgres";
+import { PGlite } from "@electric-sql/pglite";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { DatabaseUnavailable } from "../errors.ts";
+import { COPY_BINARY_HEADER, COPY_BINARY_TRAILER } from "./copy_binary.ts";
+import { EXPIRED, within } from "./deadline.ts";
+
+// deno-lint-ignore no-explicit-any
+export type Row = Record<string, any>;
+
+const FRAGMENT = Symbol("sql fragment");
+
+/** A piece of SQL with its own parameters, to be interpolated into a query (`frag\`and x = ${v}\``). */
+export interface Fragment {
+  readonly [FRAGMENT]: true;
+  readonly strings: readonly string[];
+  readonly values: readonly unknown[];
+}
+
+export function frag(strings: TemplateStringsArray, ...values: unknown[]): Fragment {
+  return { [FRAGMENT]: true, strings: [...strings], values };
+}
+
+/** An empty fragment, for optional conditions. */
+export const empty: Fragment = { [FRAGMENT]: true, strings: [""], values: [] };
+
+function isFragment(value: unknown): value is Fragment {
+  return typeof value === "object" && value !== null && FRAGMENT in value;
+}
+
+/** Joins the non-empty fragments with a separator fragment (e.g. `frag\` and \``). */
+export function join(fragments: Fragment[], separator: Fragment): Fragment {
+  const parts = fragments.filter((f) => f.values.length > 0 || f.strings.some((s) => s.trim()));
+  if (parts.length === 0) return empty;
+  const strings: string[] = [];
+  const values: unknown[] = [];
+  parts.forEach((part, i) => {
+    if (i > 0) appendFragment(strings, values, separator);
+    appendFragment(strings, values, part);
+  });
+  return { [FRAGMENT]: true, strings, values };
+}
+
+function appendFragment(strings: string[], values: unknown[], part: Fragment) {
+  if (strings.length === 0) strings.push("");
+  strings[strings.length - 1] += part.strings[0];
+  for (let i = 0; i < part.values.length; i++) {
+    values.push(part.values[i]);
+    strings.push(part.strings[i + 1]);
+  }
+}
+
+/** Compiles a template (with nested fragments) into `$n` text and a parameter list. */
+export function compile(
+  strings: readonly string[],
+  values: readonly unknown[],
+): { text: string; params: unknown[] } {
+  const params: unknown[] = [];
+  let text = "";
+  const walk = (s: readonly string[], v: readonly unknown[]) => {
+    text += s[0];
+    for (let i = 0; i < v.length; i++) {
+      const value = v[i];
+      if (isFragment(value)) walk(value.strings, value.values);
+      else {
+        params.push(value === undefined ? null : value);
+        text += "$" + params.length;
+      }
+      text += s[i + 1];
+    }
+  };
+  walk(strings, values);
+  return { text, params };
+}
+
+/** Runs a query; resolves to its rows. */
+export interface Sql {
+  <T extends Row = Row>(strings: TemplateStringsArray, ...values: unknown[]): Promise<T[]>;
+  /** Runs a multi-statement script without parameters. Only the migration runner uses it. */
+  exec(script: string): Promise<void>;
+}
+
+/**
+ * Streams rows into a table with COPY. Text format: each chunk holds whole lines,
+ * tab-separated, newline-terminated, with `\\`, tab and newline escaped. Binary format: each
+ * chunk holds whole tuples (lib/db/copy_binary.ts); the loader adds the header and trailer. The
+ * table and column names are constants of the caller, quoted as identifiers here; rows never
+ * touch SQL text.
+ */
+export type CopyIn = {
+  (table: string, columns: string[], chunks: AsyncIterable<string>): Promise<void>;
+  (
+    table: string,
+    columns: string[],
+    chunks: AsyncIterable<Uint8Array<ArrayBuffer>>,
+    format: "binary",
+  ): Promise<void>;
+};
+
+/** What each backend implements: CopyIn's two forms in one signature. */
+type CopyInEither = (
+  table: string,
+  columns: string[],
+  chunks: AsyncIterable<string | Uint8Array<ArrayBuffer>>,
+  format?: "binary",
+) => Promise<void>;
+
+export interface Db {
+  readonly kind: "postgres" | "pglite";
+  readonly sql: Sql;
+  /**
+   * Like sql, for a read run many times with other values whose plan should not depend on them:
+   * PostgreSQL plans again at each execution a statement whose plan for unknown values it
+   * estimates to cost more than the plans for the values at hand, and for an ads page (a few
+   * rows, found in memory, behind a dozen subqueries) planning cost more than running it. Its
+   * own connections on PostgreSQL keep every plan generic; on PGlite it is sql. Not for
+   * statements whose best plan depends on their values (measured: the webhook worker's claims
+   * lost two thirds of their throughput with generic plans).
+   */
+  readonly keptPlans: Sql;
+  /** Runs fn in one transaction; it commits when fn resolves and rolls back when it throws. */
+  begin<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+  /**
+   * Like begin, with a bulk loader bound to the same transaction: COPY FROM STDIN on
+   * PostgreSQL, COPY from batched in-memory blobs on PGlite. Used by `admin import`.
+   */
+  beginBulk<T>(fn: (tx: Sql, copyIn: CopyIn) => Promise<T>): Promise<T>;
+  /** The underlying client, for backend-specific bulk paths (COPY); everything else uses sql. */
+  readonly raw: { postgres?: postgres.Sql; pglite?: PGlite };
+}
+
+const CONNECTION_ERRORS = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "ENOTFOUND",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "CONNECT_TIMEOUT",
+  "CONNECTION_CLOSED",
+  "CONNECTION_ENDED",
+  "CONNECTION_DESTROYED",
+  "57P01", // admin_shutdown
+  "57P02", // crash_shutdown
+  "57P03", // cannot_connect_now
+]);
+
+/** True when the error says the database cannot be reached, not that the query was wrong. */
+export function isConnectionError(err: unknown): boolean {
+  if (err instanceof DatabaseUnavailable) return true;
+  const code = (err as { code?: unknown })?.code;
+  if (typeof code === "string" && (CONNECTION_ERRORS.has(code) || code.startsWith("08"))) {
+    return true;
+  }
+  const name = (err as { name?: unknown })?.name;
+  return name === "ConnectionRefused" || name === "ConnectionReset" ||
+    name === "NotConnected" || name === "BrokenPipe" || name === "TimedOut";
+}
+
+/** Binary COPY tuples with the stream's header before them and its trailer after. */
+async function* framedBinary(
+  chunks: AsyncIterable<string | Uint8Array<ArrayBuffer>>,
+): AsyncGenerator<string | Uint8Array> {
+  yield COPY_BINARY_HEADER;
+  yield* chunks;
+  yield COPY_BINARY_TRAILER;
+}
+
+function rethrow(err: unknown): never {
+  throw isConnectionError(err) ? new DatabaseUnavailable(err) : err;
+}
+
+export interface DbOptions {
+  databaseUrl: string | null;
+  /** PGlite data directory, or "memory://" for a throwaway database. */
+  dataDir: string;
+  poolMax?: number;
+}
+
+export async function openDb(options: DbOptions): Promise<Db> {
+  return options.databaseUrl
+    ? openPostgres(options.databaseUrl, options.poolMax ?? 10)
+    : await openPglite(options.dataDir);
+}
+
+function openPostgres(url: string, max: number): Db {
+  // Every option is given explicitly so postgres.js does not read PG* variables for them
+  // (which would widen the --allow-env list); int8 is read as a number, as PGlite does.
+  const options = {
+    max,
+    ssl: false,
+    // No idle timeout: postgres.js re-arms it (a Node-compatible setTimeout) every time a
+    // connection turns idle, which cost the answer route about 5 % of its JavaScript time.
+    // Idle connections are closed at the end of their lifetime (max_lifetime) instead.
+    idle_timeout: 0,
+    connect_timeout: 2,
+    max_lifetime: 60 * 30,
+    max_pipeline: 100,
+    backoff: (attempt: number) => Math.min(0.1 * attempt, 1),
+    keep_alive: 30,
+    prepare: true,
+    debug: false,
+    fetch_types: true,
+    publications: "alltables",
+    target_session_attrs: undefined,
+    onnotice: () => {},
+    types: {
+      int8: {
+        to: 20,
+        from: [20],
+        serialize: (x: number | bigint) => String(x),
+        parse: (x: string) => Number(x),
+      },
+      // A string given for a json/jsonb parameter is already JSON text (as PGlite treats
+      // it); postgres.js would otherwise encode it a second time.
+      json: {
+        to: 3802,
+        from: [114, 3802],
+        serialize: (x: unknown) => typeof x === "string" ? x : JSON.stringify(x),
+        parse: (x: string) => JSON.parse(x),
+      },
+    },
+  };
+  // The typings lag behind the options postgres.js reads (max_pipeline, backoff, ...).
+  // deno-lint-ignore no-explicit-any
+  const client = postgres(url, options as any);
+  // The same, for statements whose generic plan is kept (Db.keptPlans): connections opened only
+  // when such a statement runs.
+  const keptPlans = postgres(url, {
+    ...options,
+    connection: { plan_cache_mode: "force_generic_plan" },
+    // deno-lint-ignore no-explicit-any
+  } as any);
+  const bind = (conn: postgres.Sql): Sql => {
+    // deno-lint-ignore no-explicit-any
+    const query = async (strings: TemplateStringsArray, ...values: unknown[]): Promise<any[]> => {
+      const { text, params } = compile(strings, values);
+      try {
+        // unsafe() is the entry point that takes prepared $n text; the parameters stay
+        // parameters. prepare:true caches the statement per connection.
+        // deno-lint-ignore no-explicit-any
+        return await conn.unsafe(text, params as any[], { prepare: true });
+      } catch (err) {
+        rethrow(err);
+      }
+    };
+    return Object.assign(query, {
+      async exec(script: string) {
+        try {
+          await conn.unsafe(script);
+        } catch (err) {
+          rethrow(err);
+        }
+      },
+    }) as Sql;
+  };
+  return {
+    kind: "postgres",
+    sql: bind(client),
+    keptPlans: bind(keptPlans),
+    async begin(fn) {
+      try {
+        // deno-lint-ignore no-explicit-any
+        return await client.begin((tx) => fn(bind(tx as any))) as any;
+      } catch (err) {
+        rethrow(err);
+      }
+    },
+    async close() {
+      await Promise.all([client.end({ timeout: 5 }), keptPlans.end({ timeout: 5 })]);
+    },
+    async beginBulk(fn) {
+      try {
+        // deno-lint-ignore no-explicit-any
+        return await client.begin((tx: any) => {
+          const copyIn: CopyInEither = async (table, columns, chunks, format) => {
+            const writable = await (format === "binary"
+              ? tx`copy ${tx(table)} (${tx(columns)}) from stdin with (format binary)`
+              : tx`copy ${tx(table)} (${tx(columns)}) from stdin`).writable();
+            await pipeline(
+              Readable.from(format === "binary" ? framedBinary(chunks) : chunks),
+              writable,
+            );
+          };
+          return fn(bind(tx), copyIn as CopyIn);
+        }) as Awaited<ReturnType<typeof fn>>;
+      } catch (err) {
+        rethrow(err);
+      }
+    },
+    raw: { postgres: client },
+  };
+}
+
+/**
+ * PGlite is a single process's database: a second process opening the same directory would
+ * corrupt it. An exclusive lock on a file beside the data makes the second one stop instead.
+ */
+async function lockDataDir(dataDir: string): Promise<Deno.FsFile> {
+  await Deno.mkdir(dataDir, { recursive: true });
+  const file = await Deno.open(`${dataDir}/onda.lock`, { write: true, create: true });
+  if (await within(file.lock(true), 1000) === EXPIRED) {
+    throw new Error(
+      `the embedded database in ${dataDir} is in use by another Onda process; stop it first ` +
+        "(or use PostgreSQL through DATABASE_URL to run several processes)",
+    );
+  }
+  return file;
+}
+
+async function openPglite(dataDir: string): Promise<Db> {
+  const memory = dataDir.startsWith("memory://");
+  const lock = memory ? null : await lockDataDir(dataDir);
+  // The cluster lives in a subdirectory: initdb wants an empty directory, and the lock file
+  // sits beside it.
+  const pg = await PGlite.create(memory ? dataDir : `${dataDir}/pgdata`);
+  interface PgliteConn {
+    // deno-lint-ignore no-explicit-any
+    query(text: string, params: any[]): Promise<{ rows: any[] }>;
+    exec(script: string): Promise<unknown>;
+  }
+  const bind = (conn: PgliteConn): Sql =>
+    Object.assign(
+      // deno-lint-ignore no-explicit-any
+      async (strings: TemplateStringsArray, ...values: unknown[]): Promise<any[]> => {
+        const { text, params } = compile(strings, values);
+        return (await conn.query(text, params)).rows;
+      },
+      {
+        async exec(script: string) {
+          await conn.exec(script);
+        },
+      },
+    ) as Sql;
+  return {
+    kind: "pglite",
+    sql: bind(pg),
+    keptPlans: bind(pg),
+    // PGlite is one connection; its transaction() holds a lock so nothing interleaves.
+    begin: (fn) => pg.transaction((tx) => fn(bind(tx))),
+    async close() {
+      await pg.close();
+      lock?.close();
+    },
+    beginBulk: (fn) =>
+      pg.transaction((tx) => {
+        const copyIn: CopyInEither = async (table, columns, chunks, format) => {
+          const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+          const text = `copy ${quote(table)} (${columns.map(quote).join(", ")}) from '/dev/blob'` +
+            (format === "binary" ? " with (format binary)" : "");
+          // PGlite reads COPY input from a blob: send it in batches of about 4 MB, each one a
+          // whole COPY stream.
+          let batch: BlobPart[] = [];
+          let size = 0;
+          const flush = async () => {
+            const parts = format === "binary"
+              ? [COPY_BINARY_HEADER, ...batch, COPY_BINARY_TRAILER]
+              : batch;
+            if (batch.length) await tx.query(text, [], { blob: new Blob(parts) });
+            batch = [];
+            size = 0;
+          };
+          for await (const chunk of chunks) {
+            batch.push(chunk);
+            size += chunk.length;
+            if (size >= 4_000_000) await flush();
+          }
+          await flush();
+        };
+        return fn(bind(tx), copyIn as CopyIn);
+      }),
+    raw: { pglite: pg },
+  };
+}

@@ -1,0 +1,249 @@
+// Who is calling the forms API: the service_token cookie or a bearer token resolved to a user,
+// the workspace of the request (X-Workspace-Id) and the user's role there, the per-user and
+// per-address rate limits, and the CSRF rule for cookie-authenticated unsafe requests.
+
+import { ApiError } from "../errors.ts";
+import type { AuthRule, RequestContext } from "../http/router.ts";
+import type { Sql } from "../db/db.ts";
+import type { LimitResult } from "../http/ratelimit.ts";
+import { applyUnresolvedWorkspaceCors, applyWorkspaceCors } from "../http/cors.ts";
+import { base64url, sha256Hex } from "../encoding.ts";
+
+export type Role = "viewer" | "editor" | "admin" | "owner";
+
+export const ROLES: readonly Role[] = ["viewer", "editor", "admin", "owner"];
+
+export interface UserPrincipal {
+  userId: string;
+  workspaceId: string;
+  role: Role;
+  /** The auth token used for this request (logout revokes it). */
+  tokenId: string;
+  /** True when the credential came from the cookie (CSRF applies), false for a bearer token. */
+  viaCookie: boolean;
+  allowedOrigins: string[];
+}
+
+export const COOKIE_NAME = "service_token";
+/** Lifetime of a login cookie; bearer tokens live until revoked. */
+export const SESSION_TTL_MS = 14 * 24 * 3600 * 1000;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+export function roleAtLeast(role: Role, minRole: Role): boolean {
+  return ROLES.indexOf(role) >= ROLES.indexOf(minRole);
+}
+
+/** The stored form of a token (digest only). */
+export function tokenDigest(token: string): string {
+  return sha256Hex(token);
+}
+
+/**
+ * Creates a login session ("session") or a bearer token ("api") and answers the token, which
+ * exists only in this answer: the database keeps its SHA-256 digest.
+ */
+export async function issueToken(
+  sql: Sql,
+  userId: string,
+  kind: "session" | "api",
+  name: string | null,
+  now: Date,
+): Promise<{ id: string; token: string; created_at: Date }> {
+  const token = (kind === "session" ? "onda_s_" : "onda_pat_") +
+    base64url(crypto.getRandomValues(new Uint8Array(32)));
+  const expires = kind === "session" ? new Date(now.getTime() + SESSION_TTL_MS) : null;
+  const [row] = await sql<{ id: string; created_at: Date }>`
+    insert into auth_tokens (user_id, kind, name, digest, created_at, expires_at)
+    values (${userId}, ${kind}, ${name}, ${tokenDigest(token)}, ${now}, ${expires})
+    returning id, created_at`;
+  return { id: row.id, token, created_at: row.created_at };
+}
+
+/** The Set-Cookie value of a login; Secure when the service is served over https. */
+export function sessionCookie(publicBaseUrl: string, token: string): string {
+  const secure = publicBaseUrl.startsWith("https:") ? "; Secure" : "";
+  return `${COOKIE_NAME}=${token}; HttpOnly; SameSite=Lax; Path=/; Max-Age=${
+    SESSION_TTL_MS / 1000
+  }${secure}`;
+}
+
+export function clearedCookie(publicBaseUrl: string): string {
+  const secure = publicBaseUrl.startsWith("https:") ? "; Secure" : "";
+  return `${COOKIE_NAME}=; HttpOnly; SameSite=Lax; Path=/; Max-Age=0${secure}`;
+}
+
+function credential(req: Request): { token: string; viaCookie: boolean } | null {
+  const authorization = req.headers.get("authorization");
+  if (authorization) {
+    const match = /^Bearer\s+(\S+)$/i.exec(authorization);
+    return match ? { token: match[1], viaCookie: false } : null;
+  }
+  for (const part of (req.headers.get("cookie") ?? "").split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0 && part.slice(0, eq).trim() === COOKIE_NAME) {
+      const token = part.slice(eq + 1).trim();
+      return token ? { token, viaCookie: true } : null;
+    }
+  }
+  return null;
+}
+
+/** Adds the rate-limit headers to the response and refuses with 429 when over the limit. */
+export function enforceLimit(ctx: RequestContext, result: LimitResult, what: string) {
+  ctx.headers.set("X-RateLimit-Limit", String(result.limit));
+  ctx.headers.set("X-RateLimit-Remaining", String(result.remaining));
+  ctx.headers.set("X-RateLimit-Reset", String(result.resetAt));
+  if (!result.allowed) {
+    throw new ApiError(
+      429,
+      "RATE_LIMITED",
+      `Too many requests ${what}; retry after Retry-After seconds.`,
+      null,
+      { "Retry-After": String(result.retryAfter) },
+    );
+  }
+}
+
+interface TokenRow {
+  token_id: string;
+  user_id: string;
+  workspace_id: string | null;
+  role: Role | null;
+  allowed_origins: string[] | null;
+}
+
+/**
+ * A signed-in user with at least `minRole` in the request's workspace. Order of checks:
+ * credential (401), rate limit (429), workspace (404: a workspace the user is not in does
+ * not exist for them), CSRF (403), role (403).
+ */
+export function user(minRole: Role): AuthRule<UserPrincipal> {
+  return {
+    security: [{ cookie: [] }, { bearerToken: [] }],
+    describe: `Cookie service_token or Authorization: Bearer; role ${minRole} or higher in ` +
+      "the workspace of X-Workspace-Id (default: the user's first workspace).",
+    async authenticate(ctx) {
+      try {
+        return await authenticateUser(ctx, minRole);
+      } catch (err) {
+        const unresolved = err instanceof ApiError && (err.status === 401 || err.status === 404);
+        if (
+          unresolved && ctx.route.cors === "workspace" &&
+          !ctx.headers.has("Access-Control-Allow-Origin")
+        ) {
+          await applyUnresolvedWorkspaceCors(ctx.app, ctx.req, ctx.headers);
+        }
+        throw err;
+      }
+    },
+  };
+}
+
+async function authenticateUser(ctx: RequestContext, minRole: Role): Promise<UserPrincipal> {
+  const { app, req } = ctx;
+  const found = credential(req);
+  if (!found) {
+    throw new ApiError(
+      401,
+      "UNAUTHENTICATED",
+      "Sign in: send the service_token cookie or a bearer token.",
+    );
+  }
+  const wanted = req.headers.get("x-workspace-id");
+  if (wanted !== null && !UUID.test(wanted)) {
+    throw new ApiError(404, "NOT_FOUND", "No such workspace.", "X-Workspace-Id");
+  }
+  const [row] = await app.db.sql<TokenRow>`
+        select t.id as token_id, t.user_id, m.workspace_id, m.role, w.allowed_origins
+        from auth_tokens t
+        left join lateral (
+          select workspace_id, role from memberships
+          where user_id = t.user_id
+            and (${wanted}::uuid is null or workspace_id = ${wanted}::uuid)
+          order by created_at, workspace_id limit 1
+        ) m on true
+        left join workspaces w on w.id = m.workspace_id
+        where t.digest = ${tokenDigest(found.token)} and t.revoked_at is null
+          and (t.expires_at is null or t.expires_at > ${app.clock()})`;
+  if (!row) {
+    throw new ApiError(
+      401,
+      "UNAUTHENTICATED",
+      "The token is invalid, revoked or expired; sign in again.",
+    );
+  }
+  // A workspace's allowed origins vouch only for that workspace's resources. User-wide
+  // routes (tokens, logout) trust the service's own origin alone: any admin can add a user
+  // to a workspace whose origins they choose, and must not gain the user's tokens by it.
+  const workspaceScoped = ctx.route.cors === "workspace";
+  const allowedOrigins = row.allowed_origins ?? [];
+  if (workspaceScoped) applyWorkspaceCors(req, ctx.headers, allowedOrigins);
+  enforceLimit(
+    ctx,
+    app.limiter.hit(`user:${row.user_id}`, app.config.rateLimitUserPerMinute),
+    "for this user",
+  );
+  if (!row.workspace_id || !row.role) {
+    throw new ApiError(
+      404,
+      "NOT_FOUND",
+      "No such workspace.",
+      wanted ? "X-Workspace-Id" : null,
+    );
+  }
+  if (found.viaCookie && !SAFE_METHODS.has(req.method)) {
+    checkCsrf(req, app.config.publicBaseUrl, workspaceScoped ? allowedOrigins : []);
+  }
+  if (!roleAtLeast(row.role, minRole)) {
+    throw new ApiError(
+      403,
+      "FORBIDDEN",
+      `This needs the ${minRole} role or higher in this workspace.`,
+    );
+  }
+  return {
+    userId: row.user_id,
+    workspaceId: row.workspace_id,
+    role: row.role,
+    tokenId: row.token_id,
+    viaCookie: found.viaCookie,
+    allowedOrigins,
+  };
+}
+
+/**
+ * CSRF: a browser sends Origin on cross-site unsafe requests, and SameSite=Lax does not stop
+ * every such request, so a cookie-authenticated write from an origin that is neither the
+ * service's own nor allowed by the workspace is refused. No Origin: not a browser's
+ * cross-site request (scripts, curl), so it passes.
+ */
+function checkCsrf(req: Request, publicBaseUrl: string, allowedOrigins: string[]) {
+  const origin = req.headers.get("origin");
+  if (origin === null) return;
+  if (origin === new URL(publicBaseUrl).origin || allowedOrigins.includes(origin)) return;
+  throw new ApiError(
+    403,
+    "FORBIDDEN",
+    "Cross-site request refused: the Origin is not allowed for this workspace.",
+    "Origin",
+  );
+}
+
+/** Anyone, within the per-address limit of the public endpoints. */
+export function publicAccess(): AuthRule<null> {
+  return {
+    security: [],
+    describe: "No authentication; rate limited per client address.",
+    authenticate(ctx) {
+      const { app } = ctx;
+      enforceLimit(
+        ctx,
+        app.limiter.hit(`public:${ctx.clientAddress}`, app.config.rateLimitPublicPerMinute),
+        "from this address",
+      );
+      return Promise.resolve(null);
+    },
+  };
+}

@@ -1,0 +1,65 @@
+// The failed-login limiter: attempts are recorded per e-mail and per client address in the
+// database (shared by every instance); past the limit a login is refused with 429 before any
+// password is checked, which also stops the expensive derivation being used for a DoS.
+//
+// An attempt is counted as a failure *before* the password is checked, and the count includes
+// it, so parallel guesses cannot all pass the check while each is still deriving: the k-th
+// attempt to be recorded sees at least k. A successful login deletes its attempt again.
+
+import type { AppContext } from "../http/router.ts";
+import { ApiError } from "../errors.ts";
+
+export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
+export const LOGIN_FAILURES_PER_EMAIL = 10;
+export const LOGIN_FAILURES_PER_ADDRESS = 50;
+
+function keys(email: string, address: string) {
+  return { byEmail: `email:${email.toLowerCase()}`, byAddress: `addr:${address}` };
+}
+
+/** Records the attempt; throws 429 with Retry-After when it is over either limit. */
+export async function beginLoginAttempt(
+  app: AppContext,
+  email: string,
+  address: string,
+): Promise<string> {
+  const { byEmail, byAddress } = keys(email, address);
+  const now = app.clock();
+  const since = new Date(now.getTime() - LOGIN_WINDOW_MS);
+  const attempt = crypto.randomUUID();
+  // Old rows are useless to the limiter; pruning them here keeps the table small.
+  await app.db.sql`
+    delete from login_failures where key in (${byEmail}, ${byAddress}) and at <= ${since}`;
+  await app.db.sql`
+    insert into login_failures (key, at, attempt)
+    values (${byEmail}, ${now}, ${attempt}), (${byAddress}, ${now}, ${attempt})`;
+  const [row] = await app.db.sql<
+    { by_email: number; by_address: number; oldest: Date | null }
+  >`
+    select count(*) filter (where key = ${byEmail})::int as by_email,
+           count(*) filter (where key = ${byAddress})::int as by_address,
+           min(at) as oldest
+    from login_failures where key in (${byEmail}, ${byAddress}) and at > ${since}`;
+  if (row.by_email > LOGIN_FAILURES_PER_EMAIL || row.by_address > LOGIN_FAILURES_PER_ADDRESS) {
+    // A refused attempt checks no password, so it is not a failure of its own.
+    await forgetLoginAttempt(app, attempt);
+    const oldest = row.oldest ?? now;
+    const seconds = Math.max(
+      1,
+      Math.ceil((oldest.getTime() + LOGIN_WINDOW_MS - now.getTime()) / 1000),
+    );
+    throw new ApiError(
+      429,
+      "RATE_LIMITED",
+      "Too many failed logins; retry after Retry-After seconds.",
+      null,
+      { "Retry-After": String(seconds) },
+    );
+  }
+  return attempt;
+}
+
+/** The attempt succeeded (or was refused unchecked): it does not count as a failure. */
+export async function forgetLoginAttempt(app: AppContext, attempt: string) {
+  await app.db.sql`delete from login_failures where attempt = ${attempt}`;
+}

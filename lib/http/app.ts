@@ -1,0 +1,272 @@
+// The request pipeline: versioning and deprecated aliases, maintenance, routing, auth,
+// validation, the handler, and the single place where errors become the envelope.
+
+import { ApiError, DatabaseUnavailable, errorBody, toApiError } from "../errors.ts";
+import { readJsonBody } from "./body.ts";
+import { describeError } from "../log.ts";
+import { EXPIRED, within } from "../db/deadline.ts";
+import { cachedMaintenance } from "./maintenance.ts";
+import { type AppContext, json, matchRoute, type RequestContext, type Route } from "./router.ts";
+import { parsePath, parseQuery } from "./schema.ts";
+import { traceIdFrom } from "./trace.ts";
+import { withIdempotency } from "./idempotency.ts";
+import { KEY_QUERY_PARAMS } from "../ads/apikey.ts";
+import { workspacePreflight } from "./cors.ts";
+import { successorOf, SUNSET, SUNSET_HTTP } from "./versioning.ts";
+
+/** Headers a browser may read on cross-origin responses. */
+const EXPOSED_HEADERS = [
+  "X-Trace-Id",
+  "X-API-Version",
+  "Retry-After",
+  "Idempotent-Replayed",
+  "X-RateLimit-Limit",
+  "X-RateLimit-Remaining",
+  "X-RateLimit-Reset",
+  "RateLimit",
+  "RateLimit-Policy",
+  "Deprecation",
+  "Sunset",
+  "Link",
+].join(", ");
+
+export type Handler = (req: Request, info: { remoteAddr: Deno.NetAddr }) => Promise<Response>;
+
+function errorResponse(err: ApiError, traceId: string): Response {
+  return json(errorBody(err, traceId), err.status, err.headers);
+}
+
+/**
+ * A query parameter that carries or may carry a credential: a name like the key parameters
+ * (whatever its case) or like a secret, or a value shaped like one of this service's keys and
+ * tokens (`onda_..._`) or like a JSON Web Token. Not any long random value: a list's cursor is one.
+ */
+function looksLikeCredential(name: string, value: string): boolean {
+  const lower = name.toLowerCase();
+  return KEY_QUERY_PARAMS.includes(lower) ||
+    /(key|token|secret|password|passwd|auth|session|signature|credential)/.test(lower) ||
+    /^onda_[a-z]+_/i.test(value) || /^eyJ[\w-]+\.[\w-]+\.[\w-]*$/.test(value);
+}
+
+export function createHandler(app: AppContext): Handler {
+  const maintenance = cachedMaintenance(app.db.sql, app.clock, app.maintenanceCacheMs);
+  // Ads requests given up at their deadline whose work still waits for the database.
+  let abandoned = 0;
+
+  /**
+   * An ads request waits for the database at most ADS_DATABASE_TIMEOUT_MS, maintenance read
+   * included: a database that stops answering without closing its connections (a network
+   * partition, a frozen server) would otherwise hold it until TCP gives up, minutes later.
+   */
+  async function respondBeforeDeadline(respond: () => Promise<Response>): Promise<Response> {
+    // Once as many requests as the pool has connections have been given up and still wait,
+    // the database is not answering: later ones answer at once instead of queueing more
+    // statements without bound, to be run all together when it answers again.
+    if (abandoned >= app.config.dbPoolMax) {
+      throw new DatabaseUnavailable(
+        new Error(`${abandoned} requests given up at the deadline still wait for the database`),
+      );
+    }
+    const work = respond();
+    const result = await within(work, app.config.adsDatabaseTimeoutMs);
+    if (result !== EXPIRED) return result;
+    abandoned++;
+    // A read, with nothing to undo: it finishes, or fails, when the database answers.
+    const release = () => abandoned--;
+    work.then(release, release);
+    throw new DatabaseUnavailable(
+      new Error(`no answer within ${app.config.adsDatabaseTimeoutMs} ms`),
+    );
+  }
+
+  return async (req, info) => {
+    const started = performance.now();
+    const traceId = traceIdFrom(req.headers.get("traceparent"));
+    const url = new URL(req.url);
+    let path = url.pathname;
+    const extra = new Headers();
+    let route: Route | null = null;
+    let failure: unknown = null;
+
+    const successor = successorOf(path);
+    if (successor) {
+      // The twin's query, less any credential a client wrongly put in the URL: a response
+      // header must not repeat it to every proxy and log on the way back.
+      const query = new URLSearchParams(url.search);
+      for (const [name, value] of [...query]) {
+        if (looksLikeCredential(name, value)) query.delete(name);
+      }
+      const search = query.size ? `?${query}` : "";
+      extra.set(
+        "Link",
+        `<${successor}${search}>; rel="successor-version"; type="application/json"`,
+      );
+      path = successor;
+    }
+
+    let response: Response;
+    try {
+      if (successor && app.clock() > SUNSET) {
+        throw new ApiError(
+          404,
+          "NOT_FOUND",
+          "This unprefixed path was removed on 31 December 2026; use the /api/v1/ path in the Link header.",
+        );
+      }
+      if (successor) {
+        extra.set("Deprecation", "true");
+        extra.set("Sunset", SUNSET_HTTP);
+      }
+      const method = req.method === "HEAD" ? "GET" : req.method;
+      const { match, allowed } = matchRoute(app.routes, method, path);
+      route = match?.route ?? null;
+      const respond = async (): Promise<Response> => {
+        if (path.startsWith("/api/")) {
+          // An unreachable database must not turn every request into a 500 here: the route's
+          // own query then answers as its API prescribes (503 UNAVAILABLE on the ads API).
+          const window = await maintenance().catch((err) => {
+            if (err instanceof DatabaseUnavailable) return null;
+            throw err;
+          });
+          if (window) {
+            const seconds = window.until
+              ? Math.max(1, Math.ceil((window.until.getTime() - app.clock().getTime()) / 1000))
+              : 300;
+            throw new ApiError(
+              503,
+              "DEGRADED",
+              "The service is in a maintenance window; retry after Retry-After seconds.",
+              null,
+              { "Retry-After": String(seconds) },
+            );
+          }
+        }
+        if (!match) {
+          const corsRoute = allowed.find((r) => r.cors);
+          if (method === "OPTIONS" && corsRoute) {
+            route = corsRoute;
+            return corsRoute.cors === "workspace"
+              ? await workspacePreflight(app, req)
+              : preflight(req, corsRoute);
+          } else if (allowed.length) {
+            const methods: string[] = [...new Set(allowed.map((r) => r.method))];
+            if (allowed.some((r) => r.cors)) methods.push("OPTIONS");
+            throw new ApiError(
+              405,
+              "METHOD_NOT_ALLOWED",
+              `Use ${methods.join(" or ")} on this path.`,
+              null,
+              { Allow: methods.join(", ") },
+            );
+          } else {
+            throw new ApiError(404, "NOT_FOUND", "No such resource.");
+          }
+        } else {
+          const ctx: RequestContext = {
+            req,
+            url,
+            app,
+            route: match.route,
+            traceId,
+            clientAddress: clientAddress(req, info, app.config.trustProxy),
+            headers: extra,
+          };
+          return await runRoute(ctx, match.params);
+        }
+      };
+      response = route?.api === "ads" ? await respondBeforeDeadline(respond) : await respond();
+    } catch (err) {
+      failure = err;
+      const unavailable = route?.api === "ads"
+        ? new ApiError(
+          503,
+          "UNAVAILABLE",
+          "The data source is unavailable; retry after Retry-After seconds.",
+          null,
+          { "Retry-After": "5" },
+        )
+        : new ApiError(500, "INTERNAL", "Internal error; retry with exponential backoff.");
+      response = errorResponse(toApiError(err, unavailable), traceId);
+    }
+
+    const headers = response.headers;
+    for (const [name, value] of extra) {
+      if (!headers.has(name)) headers.set(name, value);
+    }
+    // A replayed idempotent answer keeps the trace id its body names (the original request's
+    // log line); every other response carries this request's.
+    if (!headers.has("X-Trace-Id")) headers.set("X-Trace-Id", traceId);
+    // Public routes answer any origin, errors included (404, 405, maintenance), so an embed on
+    // another site can read and show them.
+    if (route?.cors === "public" || path.startsWith("/api/v1/public/")) {
+      headers.set("Access-Control-Allow-Origin", "*");
+    }
+    if (path.startsWith("/api/v1/")) headers.set("X-API-Version", "v1");
+    if (headers.has("Access-Control-Allow-Origin")) {
+      headers.set("Access-Control-Expose-Headers", EXPOSED_HEADERS);
+    }
+    headers.set("X-Content-Type-Options", "nosniff");
+    if (path.startsWith("/api/") && !headers.has("Cache-Control")) {
+      headers.set("Cache-Control", "no-store");
+    }
+
+    const line: Record<string, unknown> = {
+      level: response.status >= 500 ? "error" : "info",
+      method: req.method,
+      route: route?.path ?? null,
+      status: response.status,
+      duration_ms: Math.round((performance.now() - started) * 100) / 100,
+      trace_id: traceId,
+    };
+    if (failure !== null && !(failure instanceof ApiError)) line.error = describeError(failure);
+    app.log(line);
+    if (req.method === "HEAD") {
+      return new Response(null, { status: response.status, headers: response.headers });
+    }
+    return response;
+  };
+}
+
+async function runRoute(ctx: RequestContext, rawParams: Record<string, string>) {
+  const { route } = ctx;
+  const principal = await route.auth.authenticate(ctx);
+  let query: Record<string, unknown> = {};
+  try {
+    query = parseQuery(ctx.url.searchParams, route.query ?? {});
+  } catch (err) {
+    // The ads API answers invalid filters with 422 (ads-api.md §7); the forms API with 400.
+    if (route.api === "ads" && err instanceof ApiError && err.status === 400) {
+      throw new ApiError(422, "UNPROCESSABLE", err.message, err.field);
+    }
+    throw err;
+  }
+  const params = parsePath(
+    rawParams,
+    route.params ?? {},
+    () => new ApiError(404, "NOT_FOUND", "No such resource."),
+  );
+  let body: unknown = undefined;
+  if (route.body) body = route.body.parse(await readJsonBody(ctx.req), "body");
+  const run = async () => await route.handler({ ...ctx, principal, query, params, body });
+  if (route.idempotent) return await withIdempotency(ctx, principal, rawParams, body, run);
+  return await run();
+}
+
+function preflight(_req: Request, route: Route): Response {
+  const headers = new Headers({
+    "Access-Control-Allow-Methods": "GET, POST, PUT, PATCH, DELETE, OPTIONS",
+    "Access-Control-Allow-Headers":
+      "Content-Type, Authorization, Idempotency-Key, X-Workspace-Id, traceparent",
+    "Access-Control-Max-Age": "600",
+  });
+  if (route.cors === "public") headers.set("Access-Control-Allow-Origin", "*");
+  return new Response(null, { status: 204, headers });
+}
+
+function clientAddress(req: Request, info: { remoteAddr: Deno.NetAddr }, trustProxy: boolean) {
+  if (trustProxy) {
+    const forwarded = req.headers.get("x-forwarded-for")?.split(",")[0].trim();
+    if (forwarded) return forwarded;
+  }
+  return info.remoteAddr.hostname;
+}

@@ -1,0 +1,164 @@
+// Opaque, signed pagination cursors for keyset lists (forms-api.md §8, contract.md §3).
+//
+// A cursor is base64url(JSON payload) "." base64url(HMAC-SHA256). The payload holds the sort
+// key of the last row served and when the cursor was issued; the HMAC covers the payload, the
+// list name and the list's filter, so a tampered cursor, or one from another list, filter or
+// workspace, fails verification. Each page issues a fresh cursor, so expiry after 24 h counts
+// inactivity, measured on app.clock().
+//
+// Usage in a list handler:
+//   const scope = { list: "questionnaires", filter: { workspace: principal.workspaceId } };
+//   const after = await decodeCursor(app, scope, query.cursor);   // null on the first page
+//   const rows = await sql`... ${afterCursor(after, frag`created_at, id`, "desc")}
+//                              order by created_at desc, id desc limit ${query.limit + 1}`;
+//   return json(await pageOf(app, scope, rows, query.limit, (r) => [r.created_at, r.id], toJson));
+// The sort key must be unique and round-trip exactly through JSON (ids, ms-precision times as
+// ISO strings), and the ORDER BY must match the comparison, so that concurrent inserts and
+// deletes never skip or repeat a row that existed for the whole walk.
+
+import { empty, frag, type Fragment } from "../db/db.ts";
+import { ApiError } from "../errors.ts";
+import type { AppContext } from "./router.ts";
+import { array, boolean, int, nullable, object, optional, type Schema, string } from "./schema.ts";
+import { base64url, fromBase64url } from "../encoding.ts";
+
+export const CURSOR_TTL_MS = 24 * 3600 * 1000;
+
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** What a cursor is bound to: the list and every filter that shapes it. */
+export interface CursorScope {
+  list: string;
+  filter?: Record<string, unknown>;
+}
+
+/** The query parameters of every list: limit 1-100 (default 25) and the cursor. */
+export const pageQuery = {
+  limit: optional(int({ min: 1, max: 100, description: "Page size, 1 to 100." }), 25),
+  cursor: optional(
+    string({ min: 1, max: 2000, description: "next_cursor of the previous page (opaque)." }),
+  ),
+};
+
+/** The list envelope of forms-api.md §2, for the OpenAPI document. */
+export function listEnvelope(item: Schema<unknown>): Schema<unknown> {
+  return object({
+    data: array(item),
+    next_cursor: nullable(
+      string({ description: "Opaque cursor of the next page; null on the last page." }),
+    ),
+    has_more: boolean(),
+  });
+}
+
+const encoder = new TextEncoder();
+
+async function sign(secret: string, scope: CursorScope, payload: string): Promise<Uint8Array> {
+  const key = await crypto.subtle.importKey(
+    "raw",
+    encoder.encode(secret),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
+  const input = `${scope.list}\n${JSON.stringify(scope.filter ?? {})}\n${payload}`;
+  return new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(input)));
+}
+
+function badCursor(): ApiError {
+  return new ApiError(
+    400,
+    "VALIDATION_FAILED",
+    "cursor is invalid, expired or belongs to another list; start again from the first page.",
+    "cursor",
+  );
+}
+
+export async function encodeCursor(
+  app: AppContext,
+  scope: CursorScope,
+  position: unknown[],
+): Promise<string> {
+  const payload = base64url(
+    encoder.encode(JSON.stringify({ k: position, t: app.clock().getTime() })),
+  );
+  return `${payload}.${base64url(await sign(app.secretKey, scope, payload))}`;
+}
+
+/** The sort key of the last row served, or null when there is no cursor (first page). */
+export async function decodeCursor(
+  app: AppContext,
+  scope: CursorScope,
+  cursor: string | undefined,
+): Promise<unknown[] | null> {
+  if (cursor === undefined) return null;
+  const match = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/.exec(cursor);
+  if (!match) throw badCursor();
+  let given: Uint8Array;
+  let parsed: { k?: unknown; t?: unknown };
+  try {
+    given = fromBase64url(match[2]);
+    parsed = JSON.parse(new TextDecoder().decode(fromBase64url(match[1])));
+  } catch {
+    throw badCursor();
+  }
+  const expected = await sign(app.secretKey, scope, match[1]);
+  let diff = given.length ^ expected.length;
+  for (let i = 0; i < Math.min(given.length, expected.length); i++) diff |= given[i] ^ expected[i];
+  if (diff !== 0) throw badCursor();
+  if (!Array.isArray(parsed?.k) || typeof parsed.t !== "number") throw badCursor();
+  // Signed by this service, but still input: every list's sort key is an instant as
+  // toISOString writes it and a UUID (see afterCursor), and nothing else reaches the query.
+  const [at, id] = parsed.k;
+  if (
+    parsed.k.length !== 2 || typeof at !== "string" || typeof id !== "string" ||
+    !ISO_INSTANT.test(at) || Number.isNaN(Date.parse(at)) ||
+    new Date(at).toISOString() !== at || !UUID.test(id)
+  ) {
+    throw badCursor();
+  }
+  const age = app.clock().getTime() - parsed.t;
+  if (age > CURSOR_TTL_MS || age < -CURSOR_TTL_MS) throw badCursor();
+  return parsed.k;
+}
+
+/**
+ * The keyset condition of a page after the first: the rows after the cursor's sort key, `<`
+ * for a list newest first and `>` for one oldest first (the ORDER BY must match); nothing on
+ * the first page. `columns` is a constant pair such as frag`created_at, id` (a timestamptz and
+ * a uuid, as every list sorts).
+ */
+export function afterCursor(
+  after: unknown[] | null,
+  columns: Fragment,
+  order: "asc" | "desc",
+): Fragment {
+  if (!after) return empty;
+  return order === "desc"
+    ? frag`and (${columns}) < (${after[0]}::timestamptz, ${after[1]}::uuid)`
+    : frag`and (${columns}) > (${after[0]}::timestamptz, ${after[1]}::uuid)`;
+}
+
+/**
+ * Builds the list envelope from rows fetched with `limit + 1`: the extra row only says that
+ * there is more. `keyOf` gives the sort key of a row (Dates become ISO strings).
+ */
+export async function pageOf<R, T>(
+  app: AppContext,
+  scope: CursorScope,
+  rows: R[],
+  limit: number,
+  keyOf: (row: R) => unknown[],
+  toJson: (row: R) => T,
+): Promise<{ data: T[]; next_cursor: string | null; has_more: boolean }> {
+  const hasMore = rows.length > limit;
+  const shown = hasMore ? rows.slice(0, limit) : rows;
+  const last = shown[shown.length - 1];
+  const key = hasMore ? keyOf(last).map((v) => v instanceof Date ? v.toISOString() : v) : null;
+  return {
+    data: shown.map(toJson),
+    next_cursor: key ? await encodeCursor(app, scope, key) : null,
+    has_more: hasMore,
+  };
+}

@@ -1,0 +1,196 @@
+// Route definitions and path matching. A route that is not in a table does not exist; the
+// same tables generate the OpenAPI document (lib/http/openapi.ts).
+
+import type { Config } from "../config.ts";
+import type { Db } from "../db/db.ts";
+import type { RateLimiter } from "./ratelimit.ts";
+import type { InferShape, Schema, Shape } from "./schema.ts";
+import type { LogSink } from "../log.ts";
+import type { CaptureIndexCache } from "../ads/capture_index.ts";
+import type { FigureIndexCache } from "../ads/figure_index.ts";
+import type { GrantCache } from "../ads/scope.ts";
+import type { QuestionCache } from "../forms/question_cache.ts";
+import type { SealedParts } from "./sealed.ts";
+
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/** Which API a route belongs to: decides the status of bad query input and of a lost database. */
+export type ApiFamily = "ads" | "forms" | "service";
+
+/** What every handler can reach: created once in main.ts (or a test), never module state. */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  /** The time source; tests move it to cross cursor expiry, sunset dates and retry schedules. */
+  clock: () => Date;
+  log: LogSink;
+  limiter: RateLimiter;
+  /** HMAC key material for cursors and other server-issued tokens. */
+  secretKey: string;
+  /** The HTTP client for outgoing calls (webhooks); injectable for tests. */
+  fetch: typeof fetch;
+  /** Every registered route, for the OpenAPI document and the Allow header. */
+  routes: Route[];
+  /** How long a read of the maintenance window is reused, in ms (tests use 0). */
+  maintenanceCacheMs: number;
+  /** Questions as answering them needs them (they never change once published). */
+  questions: QuestionCache;
+  /** Every approved snapshot's figures per station, day and brand set, by data version. */
+  figureIndex: FigureIndexCache;
+  /** Every approved capture per station, by data version (coverage). */
+  captureIndex: CaptureIndexCache;
+  /** Each ads grant's brand list at its version, and its newest contributing snapshot. */
+  grants: GrantCache;
+  /** Fault injection for tests (a crash right after a handler's commit); never set in production. */
+  faults?: { afterIdempotentHandler?: () => void };
+}
+
+/** The request as the pipeline knows it before the handler runs. */
+export interface RequestContext {
+  req: Request;
+  url: URL;
+  app: AppContext;
+  route: Route;
+  traceId: string;
+  clientAddress: string;
+  /** Headers added to whatever response this request gets, error or not (rate limits, CORS). */
+  headers: Headers;
+}
+
+export interface AuthRule<P> {
+  /** OpenAPI security requirements ([] = no authentication). */
+  security: Record<string, string[]>[];
+  /** One sentence for the OpenAPI description: who may call and with which permission. */
+  describe: string;
+  /** Resolves the caller or throws ApiError (401, 403, 429 ...). */
+  authenticate(ctx: RequestContext): Promise<P>;
+}
+
+export const noAuth: AuthRule<null> = {
+  security: [],
+  describe: "No authentication.",
+  authenticate: () => Promise.resolve(null),
+};
+
+export interface HandlerContext<Q, P, B, PR> extends RequestContext {
+  query: Q;
+  params: P;
+  body: B;
+  principal: PR;
+}
+
+export interface ResponseDoc {
+  description: string;
+  schema?: Schema<unknown>;
+  /** Media type when not JSON (CSV export, embed.js). */
+  contentType?: string;
+  headers?: Record<string, string>;
+}
+
+export interface RouteDef<QS extends Shape, PS extends Shape, B, PR> {
+  method: Method;
+  /** OpenAPI-style path: /api/v1/questionnaires/{id}. */
+  path: string;
+  api: ApiFamily;
+  summary: string;
+  description?: string;
+  tag: string;
+  auth: AuthRule<PR>;
+  query?: QS;
+  params?: PS;
+  body?: Schema<B>;
+  responses: Record<number, ResponseDoc>;
+  /** Error statuses this route can answer besides the automatic ones, for the document. */
+  errors?: number[];
+  /**
+   * Accepts Idempotency-Key (lib/http/idempotency.ts). "transactional": the handler writes the key's
+   * record in its own single transaction, so no claim is taken beforehand.
+   */
+  idempotent?: boolean | "transactional";
+  /**
+   * With `idempotent: true`, for answers that carry a credential: these parts of the stored
+   * answer are kept encrypted in the key's record, and the request (which may hold a
+   * password) is digested with a keyed HMAC (lib/http/sealed.ts).
+   */
+  sealed?: SealedParts;
+  /** CORS policy: public = any origin, no credentials; workspace = allowed origins only. */
+  cors?: "public" | "workspace";
+  handler(
+    ctx: HandlerContext<InferShape<QS>, InferShape<PS>, B, PR>,
+  ): Promise<Response> | Response;
+}
+
+// The erased form kept in tables; defineRoute checks the types at the definition.
+// deno-lint-ignore no-explicit-any
+export type Route = RouteDef<Shape, Shape, any, any> & { pattern: RegExp; paramNames: string[] };
+
+export function defineRoute<
+  QS extends Shape = Shape,
+  PS extends Shape = Shape,
+  B = undefined,
+  PR = null,
+>(
+  def: RouteDef<QS, PS, B, PR>,
+): Route {
+  if (def.sealed && def.idempotent !== true) {
+    throw new Error(`${def.method} ${def.path}: sealed needs idempotent: true`);
+  }
+  const paramNames: string[] = [];
+  const source = def.path.split("/").map((segment) => {
+    const param = /^\{([a-zA-Z_]+)\}$/.exec(segment);
+    if (!param) return segment.replace(/[.*+?^$()|[\]\\{}]/g, "\\$&");
+    paramNames.push(param[1]);
+    return "([^/]+)";
+  }).join("/");
+  // deno-lint-ignore no-explicit-any
+  return { ...(def as any), pattern: new RegExp(`^${source}$`), paramNames };
+}
+
+export interface Match {
+  route: Route;
+  params: Record<string, string>;
+}
+
+/** Finds the route for a method and path; `allowed` lists the methods the path has otherwise. */
+export function matchRoute(
+  routes: Route[],
+  method: string,
+  path: string,
+): { match: Match | null; allowed: Route[] } {
+  const allowed: Route[] = [];
+  for (const route of routes) {
+    const found = route.pattern.exec(path);
+    if (!found) continue;
+    if (route.method === method) {
+      const params: Record<string, string> = {};
+      route.paramNames.forEach((name, i) => {
+        params[name] = safeDecode(found[i + 1]);
+      });
+      return { match: { route, params }, allowed };
+    }
+    allowed.push(route);
+  }
+  return { match: null, allowed };
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
+
+/** A JSON response; API responses are never cached by intermediaries. */
+export function json(body: unknown, status = 200, headers: HeadersInit = {}): Response {
+  const out = new Headers(headers);
+  out.set("content-type", JSON_CONTENT_TYPE);
+  return new Response(status === 204 ? null : JSON.stringify(body), { status, headers: out });
+}
+
+/** A JSON response whose body is JSON text already (built by the database, for instance). */
+export function jsonText(text: string, status = 200): Response {
+  return new Response(text, { status, headers: { "content-type": JSON_CONTENT_TYPE } });
+}

@@ -1,0 +1,185 @@
+// GET /api/v1/ads: confirmed occurrences within the account's scope, one page at a time.
+
+import { apiKey } from "../../lib/ads/apikey.ts";
+import {
+  NOTICE_ADS,
+  periodMeta,
+  periodMetaSchema,
+  periodQuery,
+  scopeId,
+} from "../../lib/ads/params.ts";
+import {
+  countVisible,
+  locatePage,
+  partialDays,
+  resolveScope,
+  type Scope,
+  scopedOccurrences,
+  wholeDays,
+} from "../../lib/ads/scope.ts";
+import { frag } from "../../lib/db/db.ts";
+import type { FigureIndex } from "../../lib/ads/figure_index.ts";
+import { DAY_MS, isoUtc } from "../../lib/ads/period.ts";
+import { defineRoute, json } from "../../lib/http/router.ts";
+import {
+  array,
+  boolean,
+  enumOf,
+  int,
+  number,
+  object,
+  optional,
+  string,
+} from "../../lib/http/schema.ts";
+
+const occurrenceSchema = object({
+  id: string({ description: "UUID" }),
+  station_id: string(),
+  station_name: string(),
+  ad_started_at: string({ description: "UTC, ISO 8601 with Z" }),
+  ad_ended_at: string({ description: "UTC, ISO 8601 with Z" }),
+  duration_seconds: number(),
+  duration_precision: enumOf(["estimated", "detected", "human_confirmed"]),
+  review_state: enumOf(["confirmed"]),
+  brands: array(object({ id: string(), name: string() })),
+});
+
+const pageSchema = object({
+  data: array(occurrenceSchema),
+  meta: object({
+    limit: int(),
+    offset: int(),
+    total: int(),
+    has_more: boolean(),
+    ...periodMetaSchema,
+  }),
+});
+
+interface PageRow {
+  data_version: string;
+  id: string;
+  station_id: string;
+  ad_started_at: Date;
+  ad_ended_at: Date;
+  duration_ms: number;
+  duration_precision: string;
+  brand_ids: string[];
+}
+
+/**
+ * The page's rows (where locatePage found them) in (ad_started_at, id) order, each with the data
+ * version the statement read.
+ */
+function pageSql(page: { scope: Scope; since: Date; until: Date; skip: number }, limit: number) {
+  return frag`
+    select (select version::text from ads_data_version) as data_version, v.id, v.station_id,
+           v.ad_started_at, v.ad_ended_at, v.duration_ms, v.duration_precision, v.brand_ids
+      from (${scopedOccurrences(page.scope, page.since, page.until)}) v
+     order by v.ad_started_at, v.id
+    offset ${page.skip} limit ${limit}`;
+}
+
+/**
+ * Where to look for the page: from the start of the day it begins on, with what is left of the
+ * offset, the partial first day and the whole days before that day skipped by their counts.
+ */
+function pageStart(scope: Scope, perDay: Float64Array, firstPartial: number, offset: number) {
+  const days = wholeDays(scope);
+  if (!days || offset < firstPartial) return { from: scope.period!.since, offset };
+  let left = offset - firstPartial;
+  let day = 0;
+  while (day < perDay.length && perDay[day] <= left) left -= perDay[day++];
+  return { from: new Date((days.first + day) * DAY_MS), offset: left };
+}
+
+export const routes = [
+  defineRoute({
+    method: "GET",
+    path: "/api/v1/ads",
+    api: "ads",
+    tag: "ads",
+    summary: "Confirmed occurrences within the account scope",
+    description: "Only confirmed occurrences of approved snapshots whose station is granted, " +
+      "whose ad_started_at lies in the granted period and that carry at least one granted " +
+      "brand; brands lists only the granted ones. The scope is applied in SQL before counting " +
+      "and paging. Ordered by ad_started_at, then id. The effective period is the requested " +
+      "one (default: the 7 days before until; until defaults to now and is exclusive; at most " +
+      "31 days) intersected with the grant: meta shows both, and period is null when they do " +
+      "not overlap (empty result). duration_seconds = ad_ended_at - ad_started_at. A page past " +
+      "the end is empty, with the total and has_more false. " +
+      "Order of checks: 401, 403, 429, 422, 404.",
+    auth: apiKey("ads:read"),
+    query: {
+      ...periodQuery,
+      station_id: scopeId("station"),
+      brand_id: scopeId("brand"),
+      limit: optional(int({ min: 1, max: 100, description: "Page size." }), 50),
+      offset: optional(int({ min: 0, max: 100_000 }), 0),
+    },
+    responses: { 200: { description: "One page.", schema: pageSchema } },
+    errors: [401, 403, 404, 422, 429, 503],
+    handler: async ({ app, principal, query }) => {
+      const scope = resolveScope(principal, query, app.clock());
+      const meta = {
+        limit: query.limit,
+        offset: query.offset,
+        total: 0,
+        has_more: false,
+        ...periodMeta(scope),
+        snapshot_exported_at: null as string | null,
+        notice: NOTICE_ADS,
+      };
+      if (scope.empty) {
+        const index = await app.figureIndex.at(principal.dataVersion);
+        meta.snapshot_exported_at = await app.grants.newestSnapshot(app.db.sql, principal, index);
+        return json({ data: [], meta });
+      }
+      let version = principal.dataVersion;
+      let index: FigureIndex;
+      let rows: PageRow[];
+      for (let attempt = 1;; attempt++) {
+        index = await app.figureIndex.at(version);
+        const granted = await app.grants.brandCodes(app.db.sql, scope, index);
+        const perDay = await app.grants.occurrencesPerDay(app.db.sql, principal, scope, index);
+        // The partial first and last day, counted from the index's starts.
+        const partial = partialDays(scope).map((edge) => ({
+          first: edge.since.getTime() === scope.period!.since.getTime(),
+          count: countVisible(scope, index, granted, edge.since, edge.until),
+        }));
+        meta.total = perDay.reduce((sum, n) => sum + n, 0) +
+          partial.reduce((sum, edge) => sum + edge.count, 0);
+        const firstPartial = partial.find((edge) => edge.first)?.count ?? 0;
+        const start = pageStart(scope, perDay, firstPartial, query.offset);
+        const page = locatePage(scope, index, granted, start.from, start.offset, query.limit);
+        if (!page) {
+          rows = [];
+          break;
+        }
+        rows = await app.db.keptPlans<PageRow>`${pageSql(page, query.limit)}`;
+        // An approval committed since the index was read: read both again at the new version.
+        // (No row at all: the grant was replaced since the key lookup, and nothing is visible.)
+        if (!rows.length || rows[0].data_version === index.version || attempt === 3) break;
+        version = rows[0].data_version;
+      }
+      const data = rows!;
+      meta.has_more = data.length > 0 && query.offset + data.length < meta.total;
+      meta.snapshot_exported_at = await app.grants.newestSnapshot(app.db.sql, principal, index!);
+      const brand = (id: string) => index!.brandObjects.get(id) ?? { id, name: id };
+      return json({
+        data: data.map((row) => ({
+          id: row.id,
+          station_id: row.station_id,
+          station_name: index!.stationNames.get(row.station_id) ?? row.station_id,
+          ad_started_at: isoUtc(row.ad_started_at),
+          ad_ended_at: isoUtc(row.ad_ended_at),
+          duration_seconds: row.duration_ms / 1000,
+          duration_precision: row.duration_precision,
+          review_state: "confirmed",
+          // Only the granted brands, as the scope selects them.
+          brands: row.brand_ids.map(brand),
+        })),
+        meta,
+      });
+    },
+  }),
+];

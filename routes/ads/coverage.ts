@@ -1,0 +1,135 @@
+// GET /api/v1/coverage: per granted station, how much of the period its linked captures cover.
+
+import { apiKey } from "../../lib/ads/apikey.ts";
+import {
+  NOTICE_COVERAGE,
+  periodMeta,
+  periodMetaSchema,
+  periodQuery,
+  scopeId,
+} from "../../lib/ads/params.ts";
+import { resolveScope } from "../../lib/ads/scope.ts";
+import { coverageOf } from "../../lib/ads/coverage.ts";
+import { DEFAULT_PERIOD_DAYS, isoUtc, MAX_PERIOD_DAYS } from "../../lib/ads/period.ts";
+import { defineRoute, json } from "../../lib/http/router.ts";
+import { array, int, nullable, number, object, string } from "../../lib/http/schema.ts";
+
+const gapSchema = object({ since: string(), until: string(), seconds: number() });
+
+const coverageSchema = object({
+  data: array(object({
+    station_id: string(),
+    station_name: string(),
+    captures: int(),
+    captured_seconds: number(),
+    period_seconds: number(),
+    coverage_ratio: number(),
+    first_capture_at: nullable(string()),
+    last_capture_at: nullable(string()),
+    gaps: array(gapSchema),
+  })),
+  meta: object({
+    ...periodMetaSchema,
+    limits: object({
+      gap_threshold_seconds: int(),
+      default_period_days: int(),
+      max_period_days: int(),
+    }),
+    provenance: array(object({ snapshot_id: string(), exported_at: string() })),
+  }),
+});
+
+export const routes = [
+  defineRoute({
+    method: "GET",
+    path: "/api/v1/coverage",
+    api: "ads",
+    tag: "ads",
+    summary: "Coverage of the granted sources, with limits and provenance",
+    description: "Accepts since, until and station_id with the period rules of /api/v1/ads " +
+      "(brand_id, limit and offset are rejected: captures belong to stations, not brands). For " +
+      "each station in scope, sorted by id: captures overlapping the effective period, the " +
+      "seconds they cover (overlaps counted once, clipped to the period), the period length, " +
+      "their ratio, the first and last captured moments, and the gaps longer than " +
+      "COVERAGE_GAP_SECONDS (default 300) between captures and at the period's edges. Only " +
+      "captures of approved snapshots for granted stations within the granted period count; " +
+      "this does not measure continuous operation of a station. meta.provenance lists the " +
+      "snapshots whose captures were used, by exported_at, then id. data is empty when the " +
+      "requested and granted periods do not overlap. An approval is reflected from the next " +
+      "request on.",
+    auth: apiKey("coverage:read"),
+    query: { ...periodQuery, station_id: scopeId("station") },
+    responses: { 200: { description: "Coverage per station.", schema: coverageSchema } },
+    errors: [401, 403, 404, 422, 429, 503],
+    handler: async ({ app, principal, query }) => {
+      const scope = resolveScope(principal, query, app.clock());
+      const gapSeconds = app.config.coverageGapSeconds;
+      const meta = {
+        ...periodMeta(scope),
+        snapshot_exported_at: await app.grants.newestSnapshot(
+          app.db.sql,
+          principal,
+          await app.figureIndex.at(principal.dataVersion),
+        ),
+        notice: NOTICE_COVERAGE,
+        limits: {
+          gap_threshold_seconds: gapSeconds,
+          default_period_days: DEFAULT_PERIOD_DAYS,
+          max_period_days: MAX_PERIOD_DAYS,
+        },
+        provenance: [] as { snapshot_id: string; exported_at: string }[],
+      };
+      if (!scope.period || scope.stations.length === 0) return json({ data: [], meta });
+      const { since, until } = scope.period;
+      const index = await app.captureIndex.at(principal.dataVersion);
+      const used = new Set<number>();
+      const stations = coverageOf(
+        index,
+        scope.stations,
+        since.getTime() * 1000,
+        until.getTime() * 1000,
+        gapSeconds * 1_000_000,
+        used,
+      );
+      meta.provenance = [...used].map((seq) => index.snapshots.get(seq)!)
+        .sort((a, b) => a.exportedAtUs - b.exportedAtUs || (a.id < b.id ? -1 : 1))
+        .map((snapshot) => ({
+          snapshot_id: snapshot.id,
+          exported_at: isoUtc(Math.floor(snapshot.exportedAtUs / 1000)),
+        }));
+      const periodMs = until.getTime() - since.getTime();
+      const gap = (from: number, to: number) => ({
+        since: isoUtc(from),
+        until: isoUtc(to),
+        seconds: (to - from) / 1000,
+      });
+      return json({
+        data: stations.map((row) => {
+          // In milliseconds from here, as the response's instants and seconds are written.
+          const firstMs = row.firstUs === null ? null : row.firstUs / 1000;
+          const lastMs = row.lastUs === null ? null : row.lastUs / 1000;
+          const capturedSeconds = row.capturedUs / 1_000_000;
+          const gaps = [];
+          const first = firstMs ?? until.getTime();
+          if (first - since.getTime() > gapSeconds * 1000) gaps.push(gap(since.getTime(), first));
+          for (const [from, to] of row.gaps) gaps.push(gap(from / 1000, to / 1000));
+          if (lastMs !== null && until.getTime() - lastMs > gapSeconds * 1000) {
+            gaps.push(gap(lastMs, until.getTime()));
+          }
+          return {
+            station_id: row.id,
+            station_name: row.name,
+            captures: row.captures,
+            captured_seconds: Math.round(capturedSeconds * 1000) / 1000,
+            period_seconds: periodMs / 1000,
+            coverage_ratio: Math.round((capturedSeconds * 1000 / periodMs) * 1e6) / 1e6,
+            first_capture_at: firstMs === null ? null : isoUtc(firstMs),
+            last_capture_at: lastMs === null ? null : isoUtc(lastMs),
+            gaps,
+          };
+        }),
+        meta,
+      });
+    },
+  }),
+];

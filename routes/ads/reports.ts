@@ -1,0 +1,188 @@
+// GET /api/v1/reports/summary: totals and breakdowns of the confirmed occurrences in scope.
+
+import { apiKey } from "../../lib/ads/apikey.ts";
+import {
+  NOTICE_ADS,
+  periodMeta,
+  periodMetaSchema,
+  periodQuery,
+  scopeId,
+} from "../../lib/ads/params.ts";
+import {
+  partialDayFigures,
+  partialDays,
+  resolveScope,
+  type Scope,
+  scopedFigures,
+} from "../../lib/ads/scope.ts";
+import { DAY_MS, dayString, floorDay } from "../../lib/ads/period.ts";
+import { frag } from "../../lib/db/db.ts";
+import type { FigureIndex } from "../../lib/ads/figure_index.ts";
+import { defineRoute, jsonText } from "../../lib/http/router.ts";
+import { array, int, number, object, string } from "../../lib/http/schema.ts";
+
+const figures = {
+  occurrences: int(),
+  duration_seconds: number(),
+  human_confirmed_duration_seconds: number(),
+};
+
+const summarySchema = object({
+  data: object({
+    totals: object(figures),
+    by_station: array(object({ station_id: string(), station_name: string(), ...figures })),
+    by_brand: array(object({ brand_id: string(), brand_name: string(), ...figures })),
+    by_day: array(object({ date: string(), occurrences: int(), duration_seconds: number() })),
+  }),
+  meta: object(periodMetaSchema),
+});
+
+interface PartialRow {
+  data_version: string;
+  /** Null on the one row of a scope without partial figures. */
+  station_id: string | null;
+  day: string;
+  brand_ids: string[];
+  occurrences: number;
+  duration_ms: number;
+  human_ms: number;
+}
+
+/** The data version the statement read, and the visible figures of the partial days. */
+function partialSql(scope: Scope) {
+  return frag`
+    select x.data_version, p.*
+      from (select (select version::text from ads_data_version) as data_version) x
+      left join (${partialDayFigures(scope)}) p on true`;
+}
+
+/** Occurrences, duration_ms and human_ms of item i at 3 i, 3 i + 1 and 3 i + 2. */
+function addFigures(
+  sums: Float64Array,
+  i: number,
+  occurrences: number,
+  durationMs: number,
+  humanMs: number,
+) {
+  sums[3 * i] += occurrences;
+  sums[3 * i + 1] += durationMs;
+  sums[3 * i + 2] += humanMs;
+}
+
+/** Item i's figures as the summary writes them; seconds are exact from milliseconds. */
+function figuresJson(sums: Float64Array, i: number): string {
+  return `"occurrences":${sums[3 * i]},"duration_seconds":${sums[3 * i + 1] / 1000},` +
+    `"human_confirmed_duration_seconds":${sums[3 * i + 2] / 1000}`;
+}
+
+/**
+ * The summary's JSON: totals, every station in scope, every granted brand that occurs (sorted by
+ * id) and every UTC date the period touches, from the whole days of the figure index and the
+ * partial days' rows. Written as text: a thousand brands are the bulk of it.
+ */
+function summaryJson(scope: Scope, index: FigureIndex, granted: Uint8Array, partial: PartialRow[]) {
+  const totals = new Float64Array(3);
+  const stations = new Float64Array(3 * scope.stations.length);
+  const brands = new Float64Array(3 * index.brandIds.length);
+  const firstDate = scope.period ? floorDay(scope.period.since).getTime() / DAY_MS : 0;
+  const dateCount = scope.period ? Math.ceil(scope.period.until.getTime() / DAY_MS) - firstDate : 0;
+  const days = new Float64Array(3 * dateCount);
+  const add = (
+    station: number,
+    day: number,
+    shown: ArrayLike<number>,
+    count: number,
+    o: number,
+    d: number,
+    h: number,
+  ) => {
+    addFigures(totals, 0, o, d, h);
+    addFigures(stations, station, o, d, h);
+    addFigures(days, day - firstDate, o, d, h);
+    for (let k = 0; k < count; k++) addFigures(brands, shown[k], o, d, h);
+  };
+  scopedFigures(scope, index, granted, (station, day, f, cell, shown, count) => {
+    add(station, day, shown, count, f.occurrences[cell], f.durationMs[cell], f.humanMs[cell]);
+  });
+  const position = new Map(scope.stations.map((id, i) => [id, i]));
+  for (const row of partial) {
+    if (row.station_id === null) continue;
+    const codes = row.brand_ids.map((id) => index.brandCodes.get(id) ?? -1);
+    if (codes.includes(-1)) throw new Error("a brand of the partial days is not in the index");
+    add(
+      position.get(row.station_id)!,
+      Date.parse(row.day + "T00:00:00Z") / DAY_MS,
+      codes,
+      codes.length,
+      row.occurrences,
+      row.duration_ms,
+      row.human_ms,
+    );
+  }
+  const byStation = (scope.empty ? [] : scope.stations).map((id, i) =>
+    `{"station_id":${JSON.stringify(id)},"station_name":${
+      JSON.stringify(index.stationNames.get(id) ?? id)
+    },${figuresJson(stations, i)}}`
+  );
+  const byBrand: string[] = [];
+  for (const code of index.brandOrder) {
+    if (brands[3 * code] > 0) {
+      byBrand.push(`{${index.brandJson[code]},${figuresJson(brands, code)}}`);
+    }
+  }
+  const byDay: string[] = [];
+  for (let i = 0; i < dateCount; i++) {
+    byDay.push(
+      `{"date":"${dayString(new Date((firstDate + i) * DAY_MS))}","occurrences":${
+        days[3 * i]
+      },"duration_seconds":${days[3 * i + 1] / 1000}}`,
+    );
+  }
+  return `{"totals":{${figuresJson(totals, 0)}},"by_station":[${byStation.join(",")}],` +
+    `"by_brand":[${byBrand.join(",")}],"by_day":[${byDay.join(",")}]}`;
+}
+
+export const routes = [
+  defineRoute({
+    method: "GET",
+    path: "/api/v1/reports/summary",
+    api: "ads",
+    tag: "ads",
+    summary: "Aggregations over the permitted data",
+    description: "The occurrences /api/v1/ads would list for the same filters, aggregated (no " +
+      "paging: limit and offset are rejected). An occurrence with two granted brands counts " +
+      "once in totals, by_station and by_day and once under each granted brand in by_brand. " +
+      "by_station lists every station in scope and by_day every UTC date the effective period " +
+      "touches, with zeros; by_brand lists the granted brands that occur. " +
+      "human_confirmed_duration_seconds sums the durations whose boundaries a person reviewed. " +
+      "Whole days come from daily figures and partial days from raw rows, so figures are " +
+      "exact. Period rules and order of checks as /api/v1/ads.",
+    auth: apiKey("reports:read"),
+    query: { ...periodQuery, station_id: scopeId("station"), brand_id: scopeId("brand") },
+    responses: { 200: { description: "The summary.", schema: summarySchema } },
+    errors: [401, 403, 404, 422, 429, 503],
+    handler: async ({ app, principal, query }) => {
+      const scope = resolveScope(principal, query, app.clock());
+      let version = principal.dataVersion;
+      let data: string;
+      let index: FigureIndex;
+      for (let attempt = 1;; attempt++) {
+        index = await app.figureIndex.at(version);
+        const granted = await app.grants.brandCodes(app.db.sql, scope, index);
+        const partial = scope.empty || partialDays(scope).length === 0
+          ? []
+          : await app.db.sql<PartialRow>`${partialSql(scope)}`;
+        // An approval committed since the index was read: read both again at the new version.
+        if (partial.length && partial[0].data_version !== index.version && attempt < 3) {
+          version = partial[0].data_version;
+          continue;
+        }
+        data = summaryJson(scope, index, granted, partial);
+        break;
+      }
+      const newest = await app.grants.newestSnapshot(app.db.sql, principal, index!);
+      const meta = { ...periodMeta(scope), snapshot_exported_at: newest, notice: NOTICE_ADS };
+      return jsonText(`{"data":${data},"meta":${JSON.stringify(meta)}}`);
+    },
+  }),
+];

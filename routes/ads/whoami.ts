@@ -1,0 +1,82 @@
+// GET /api/v1/whoami: the caller's account, key, permissions, scope and limits.
+
+import { grantedBrandsSql } from "../../lib/ads/scope.ts";
+import { apiKey } from "../../lib/ads/apikey.ts";
+import { DEFAULT_PERIOD_DAYS, isoUtc, MAX_PERIOD_DAYS, periodJson } from "../../lib/ads/period.ts";
+import { defineRoute, json } from "../../lib/http/router.ts";
+import { array, int, nullable, object, string } from "../../lib/http/schema.ts";
+
+const idName = object({ id: string(), name: string() });
+
+const whoamiSchema = object({
+  data: object({
+    account: idName,
+    key: object({
+      id: string(),
+      prefix: string(),
+      label: nullable(string()),
+      created_at: string(),
+    }),
+    permissions: array(string()),
+    scope: object({
+      stations: array(idName),
+      brands: array(idName),
+      period: nullable(object({ since: string(), until: string() })),
+    }),
+    limits: object({
+      requests_per_minute: int(),
+      default_period_days: int(),
+      max_period_days: int(),
+      limit: object({ min: int(), max: int(), default: int() }),
+      offset: object({ min: int(), max: int(), default: int() }),
+    }),
+  }),
+});
+
+export const routes = [
+  defineRoute({
+    method: "GET",
+    path: "/api/v1/whoami",
+    api: "ads",
+    tag: "ads",
+    summary: "The account and its effective permissions",
+    description: "Needs only a valid key (no permission). Lists the key's permissions, the " +
+      "granted stations and brands that exist (sorted by id), the granted period (null when the " +
+      "account has no grant) and every limit of ads-api.md §8. Counts against the rate limit.",
+    auth: apiKey(null),
+    responses: { 200: { description: "The caller.", schema: whoamiSchema } },
+    errors: [401, 422, 429, 503],
+    handler: async ({ app, principal }) => {
+      const [names] = await app.db.sql<{ stations: unknown; brands: unknown }>`
+        select
+          coalesce((select json_agg(json_build_object('id', s.id, 'name', s.name) order by s.id)
+                      from ads_stations s where s.id = any(${principal.stations}::text[])),
+                   '[]'::json) as stations,
+          coalesce((select json_agg(json_build_object('id', b.id, 'name', b.name) order by b.id)
+                      from ads_brands b
+                     where b.id in (select unnest(${
+        grantedBrandsSql({ accountId: principal.account.id, grantVersion: principal.grantVersion })
+      }))),
+                   '[]'::json) as brands`;
+      return json({
+        data: {
+          account: principal.account,
+          key: { ...principal.key, created_at: isoUtc(principal.key.created_at) },
+          permissions: principal.permissions,
+          scope: {
+            stations: names.stations,
+            brands: names.brands,
+            period: periodJson(principal.period),
+          },
+          limits: {
+            requests_per_minute: app.config.rateLimitKeyPerMinute,
+            default_period_days: DEFAULT_PERIOD_DAYS,
+            max_period_days: MAX_PERIOD_DAYS,
+            limit: { min: 1, max: 100, default: 50 },
+            offset: { min: 0, max: 100_000, default: 0 },
+          },
+        },
+      });
+    },
+  }),
+];

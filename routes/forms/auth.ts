@@ -1,0 +1,260 @@
+// Accounts: registration, login and logout with the service_token cookie, and bearer tokens
+// for scripts (contract.md §3).
+
+import {
+  clearedCookie,
+  issueToken,
+  publicAccess,
+  type Role,
+  sessionCookie,
+  user,
+} from "../../lib/forms/auth.ts";
+import {
+  afterCursor,
+  decodeCursor,
+  listEnvelope,
+  pageOf,
+  pageQuery,
+} from "../../lib/http/cursor.ts";
+import { frag } from "../../lib/db/db.ts";
+import { ApiError } from "../../lib/errors.ts";
+import { storeInTransaction } from "../../lib/http/idempotency.ts";
+import { beginLoginAttempt, forgetLoginAttempt } from "../../lib/forms/login_limit.ts";
+import { hashPassword, verifyPassword } from "../../lib/forms/password.ts";
+import { defineRoute, json } from "../../lib/http/router.ts";
+import type { Plan } from "../../lib/forms/plan.ts";
+import { array, dateTime, email, enumOf, object, string, uuid } from "../../lib/http/schema.ts";
+import { newSigningSecret } from "../../lib/webhooks/signing_secret.ts";
+
+const userJson = object({ id: uuid(), email: email(), name: string() });
+const workspaceJson = object({
+  id: uuid(),
+  name: string(),
+  role: enumOf(["viewer", "editor", "admin", "owner"]),
+  plan: enumOf(["free", "pro", "business"]),
+});
+const sessionJson = object({ user: userJson, workspaces: array(workspaceJson) });
+const tokenJson = object({
+  id: uuid(),
+  name: string(),
+  token: string({ description: "The bearer token; shown only in this answer." }),
+  created_at: dateTime(),
+});
+const tokenListItem = object({ id: uuid(), name: string(), created_at: dateTime() });
+
+const password = string({
+  min: 8,
+  max: 1024,
+  description: "At least 8 characters.",
+});
+
+interface WorkspaceRow {
+  id: string;
+  name: string;
+  role: Role;
+  plan: Plan;
+}
+
+const cookieHeader = {
+  "Set-Cookie": "service_token (HttpOnly; SameSite=Lax; Path=/; Secure behind https)",
+};
+
+export const routes = [
+  defineRoute({
+    method: "POST",
+    path: "/api/v1/auth/register",
+    api: "forms",
+    tag: "auth",
+    summary: "Register",
+    description:
+      "Creates a user and a workspace it owns (plan DEFAULT_PLAN), signs the user in (sets " +
+      "the service_token cookie) and answers like login, 201. An e-mail already registered: " +
+      "409 (field email). Accepts Idempotency-Key: a replay answers the same cookie and " +
+      "creates nothing; the stored answer keeps the cookie encrypted (AES-GCM, key derived " +
+      "from SECRET_KEY) and the request only as a keyed digest, never the password.",
+    auth: publicAccess(),
+    idempotent: true,
+    sealed: { headers: ["set-cookie"] },
+    body: object({ email: email(), password, name: string({ min: 1, max: 200 }) }),
+    responses: { 201: { description: "Registered.", schema: sessionJson, headers: cookieHeader } },
+    errors: [409, 429],
+    handler: async ({ app, body, req }) => {
+      const hash = await hashPassword(body.password);
+      const now = app.clock();
+      const answer = await app.db.begin(async (tx) => {
+        const [created] = await tx<{ id: string }>`
+          insert into users (email, name, password_hash, created_at)
+          values (${body.email}, ${body.name}, ${hash}, ${now})
+          on conflict do nothing
+          returning id`;
+        if (!created) return null;
+        const [workspace] = await tx<{ id: string }>`
+          insert into workspaces (name, plan, signing_secret, created_at)
+          values (${`${body.name}'s workspace`}, ${app.config.defaultPlan}, ${newSigningSecret()},
+                  ${now})
+          returning id`;
+        await tx`insert into memberships (workspace_id, user_id, role, created_at)
+                 values (${workspace.id}, ${created.id}, 'owner', ${now})`;
+        const session = await issueToken(tx, created.id, "session", null, now);
+        const payload = {
+          user: { id: created.id, email: body.email, name: body.name },
+          workspaces: [{
+            id: workspace.id,
+            name: `${body.name}'s workspace`,
+            role: "owner",
+            plan: app.config.defaultPlan,
+          }],
+        };
+        const headers = { "Set-Cookie": sessionCookie(app.config.publicBaseUrl, session.token) };
+        // The Idempotency-Key's answer (cookie sealed) commits with the account.
+        await storeInTransaction(tx, req, 201, payload, headers);
+        return { payload, headers };
+      });
+      if (!answer) {
+        throw new ApiError(409, "CONFLICT", "This e-mail address is already registered.", "email");
+      }
+      return json(answer.payload, 201, answer.headers);
+    },
+  }),
+
+  defineRoute({
+    method: "POST",
+    path: "/api/v1/auth/login",
+    api: "forms",
+    tag: "auth",
+    summary: "Log in",
+    description:
+      "Checks e-mail and password and sets the service_token cookie (valid 14 days). A wrong " +
+      "password and an unknown e-mail answer the same 401 after the same work. After " +
+      "10 failures for one e-mail or 50 from one address within 15 minutes: 429 with " +
+      "Retry-After. Not a creating POST (200, no resource to address): Idempotency-Key is " +
+      "ignored, and a repeated login simply opens another session.",
+    auth: publicAccess(),
+    body: object({ email: email(), password: string({ min: 1, max: 1024 }) }),
+    responses: { 200: { description: "Signed in.", schema: sessionJson, headers: cookieHeader } },
+    errors: [401, 429],
+    handler: async ({ app, body, clientAddress }) => {
+      const attempt = await beginLoginAttempt(app, body.email, clientAddress);
+      const [found] = await app.db.sql<
+        { id: string; email: string; name: string; password_hash: string }
+      >`select id, email, name, password_hash from users where lower(email) = lower(${body.email})`;
+      // The derivation runs whether or not the account exists (against a decoy hash), so the
+      // answer and its timing do not tell which e-mails are registered.
+      const ok = await verifyPassword(body.password, found?.password_hash ?? null);
+      if (!ok || !found) {
+        throw new ApiError(401, "UNAUTHENTICATED", "E-mail or password is wrong.");
+      }
+      await forgetLoginAttempt(app, attempt);
+      const session = await issueToken(app.db.sql, found.id, "session", null, app.clock());
+      const workspaces = await app.db.sql<WorkspaceRow>`
+        select w.id, w.name, m.role, w.plan from memberships m
+        join workspaces w on w.id = m.workspace_id
+        where m.user_id = ${found.id} order by m.created_at, w.id`;
+      return json(
+        { user: { id: found.id, email: found.email, name: found.name }, workspaces },
+        200,
+        { "Set-Cookie": sessionCookie(app.config.publicBaseUrl, session.token) },
+      );
+    },
+  }),
+
+  defineRoute({
+    method: "POST",
+    path: "/api/v1/auth/logout",
+    api: "forms",
+    tag: "auth",
+    summary: "Log out",
+    description: "Revokes the credential of this request (cookie or bearer token) and clears " +
+      "the cookie, 204.",
+    auth: user("viewer"),
+    responses: { 204: { description: "Signed out." } },
+    handler: async ({ app, principal }) => {
+      await app.db.sql`update auth_tokens set revoked_at = ${app.clock()}
+                       where id = ${principal.tokenId} and revoked_at is null`;
+      return json(null, 204, { "Set-Cookie": clearedCookie(app.config.publicBaseUrl) });
+    },
+  }),
+
+  defineRoute({
+    method: "POST",
+    path: "/api/v1/auth/tokens",
+    api: "forms",
+    tag: "auth",
+    summary: "Create a bearer token",
+    description:
+      "Creates a token for scripts (Authorization: Bearer), valid until revoked, with the " +
+      "user's access. The token is shown only in this answer; only its SHA-256 digest is " +
+      "kept. Accepts Idempotency-Key: a replay within 24 h answers the same token and " +
+      "creates no other; for that the stored answer keeps the token encrypted (AES-GCM, key " +
+      "derived from SECRET_KEY) until the key expires.",
+    auth: user("viewer"),
+    idempotent: true,
+    sealed: { body: ["token"] },
+    body: object({ name: string({ min: 1, max: 200 }) }),
+    responses: { 201: { description: "Created.", schema: tokenJson } },
+    handler: async ({ app, body, principal, req }) => {
+      const answer = await app.db.begin(async (tx) => {
+        const created = await issueToken(tx, principal.userId, "api", body.name, app.clock());
+        const payload = {
+          id: created.id,
+          name: body.name,
+          token: created.token,
+          created_at: created.created_at.toISOString(),
+        };
+        // The Idempotency-Key's answer (token sealed) commits with the token.
+        await storeInTransaction(tx, req, 201, payload);
+        return payload;
+      });
+      return json(answer, 201);
+    },
+  }),
+
+  defineRoute({
+    method: "GET",
+    path: "/api/v1/auth/tokens",
+    api: "forms",
+    tag: "auth",
+    summary: "List bearer tokens",
+    description: "The user's unrevoked bearer tokens (never the token values), newest first.",
+    auth: user("viewer"),
+    query: pageQuery,
+    responses: { 200: { description: "A page.", schema: listEnvelope(tokenListItem) } },
+    handler: async ({ app, query, principal }) => {
+      const scope = { list: "tokens", filter: { user: principal.userId } };
+      const after = await decodeCursor(app, scope, query.cursor);
+      const rows = await app.db.sql<{ id: string; name: string; created_at: Date }>`
+        select id, name, created_at from auth_tokens
+        where user_id = ${principal.userId} and kind = 'api' and revoked_at is null
+        ${afterCursor(after, frag`created_at, id`, "desc")}
+        order by created_at desc, id desc limit ${query.limit + 1}`;
+      return json(
+        await pageOf(app, scope, rows, query.limit, (r) => [r.created_at, r.id], (r) => ({
+          id: r.id,
+          name: r.name,
+          created_at: r.created_at.toISOString(),
+        })),
+      );
+    },
+  }),
+
+  defineRoute({
+    method: "DELETE",
+    path: "/api/v1/auth/tokens/{id}",
+    api: "forms",
+    tag: "auth",
+    summary: "Revoke a bearer token",
+    description: "Revokes one of the user's bearer tokens, 204; effective on the next request.",
+    auth: user("viewer"),
+    params: { id: uuid() },
+    responses: { 204: { description: "Revoked." } },
+    handler: async ({ app, params, principal }) => {
+      const rows = await app.db.sql`
+        update auth_tokens set revoked_at = ${app.clock()}
+        where id = ${params.id} and user_id = ${principal.userId} and kind = 'api'
+          and revoked_at is null
+        returning id`;
+      if (!rows.length) throw new ApiError(404, "NOT_FOUND", "No such token.");
+      return json(null, 204);
+    },
+  }),
+];

@@ -1,0 +1,119 @@
+// POST /api/v1/billing/checkout (start paying for a plan) and GET
+// /api/v1/billing/checkouts/{id} (its status). Owner only.
+
+import { user, type UserPrincipal } from "../../lib/forms/auth.ts";
+import {
+  BILLING_INTERVALS,
+  type CheckoutRow,
+  findCheckout,
+  PAID_PLANS,
+  paymentProvider,
+} from "../../lib/forms/billing.ts";
+import { ApiError } from "../../lib/errors.ts";
+import { defineRoute, json } from "../../lib/http/router.ts";
+import { enumOf, nullable, object, string, uuid } from "../../lib/http/schema.ts";
+
+const checkoutBody = object({ plan: enumOf(PAID_PLANS), interval: enumOf(BILLING_INTERVALS) });
+
+const checkoutSchema = object({
+  id: uuid(),
+  plan: enumOf(PAID_PLANS),
+  interval: enumOf(BILLING_INTERVALS),
+  status: enumOf(["pending", "completed", "canceled"]),
+  checkout_url: string({ description: "Where the customer pays." }),
+  provider: string(),
+  created_at: string({ description: "ISO 8601 UTC." }),
+  completed_at: nullable(string({ description: "ISO 8601 UTC." })),
+});
+
+function iso(date: Date | null): string | null {
+  return date ? date.toISOString().replace(/\.\d{3}Z$/, "Z") : null;
+}
+
+function present(row: CheckoutRow) {
+  return {
+    id: row.id,
+    plan: row.plan,
+    interval: row.billing_interval,
+    status: row.status,
+    checkout_url: row.checkout_url,
+    provider: row.provider,
+    created_at: iso(row.created_at),
+    completed_at: iso(row.completed_at),
+  };
+}
+
+export const routes = [
+  defineRoute({
+    method: "POST",
+    path: "/api/v1/billing/checkout",
+    api: "forms",
+    tag: "billing",
+    summary: "Start a checkout for a paid plan",
+    description: "Creates a pending checkout for the request's workspace: plan `pro` " +
+      "(100,000 answers per month) or `business` (unlimited), interval `month` or `year`. " +
+      "Answers 201 `{id, plan, interval, status, checkout_url, ...}`; the customer pays at " +
+      "`checkout_url`. The plan switches when the payment provider reports the payment; with " +
+      "the built-in manual provider the operator runs `deno task admin billing complete <id>` " +
+      "and `checkout_url` is this checkout's status resource. A checkout for the plan the " +
+      "workspace already has: 409 (field plan). Accepts Idempotency-Key: a replay creates no " +
+      "second checkout.",
+    auth: user("owner"),
+    body: checkoutBody,
+    idempotent: true,
+    cors: "workspace",
+    errors: [409],
+    responses: { 201: { description: "Pending checkout.", schema: checkoutSchema } },
+    handler: async ({ app, body, principal }) => {
+      const p = principal as UserPrincipal;
+      const [workspace] = await app.db.sql<{ plan: string }>`
+        select plan from workspaces where id = ${p.workspaceId}`;
+      if (workspace?.plan === body.plan) {
+        throw new ApiError(
+          409,
+          "CONFLICT",
+          `This workspace is already on the ${body.plan} plan.`,
+          "plan",
+        );
+      }
+      const provider = paymentProvider(app.config);
+      const id = crypto.randomUUID();
+      const started = await provider.startCheckout({
+        id,
+        workspaceId: p.workspaceId,
+        plan: body.plan,
+        interval: body.interval,
+      });
+      const [row] = await app.db.sql<CheckoutRow>`
+        insert into billing_checkouts
+          (id, workspace_id, created_by, plan, billing_interval, provider, provider_ref,
+           checkout_url, created_at)
+        values (${id}, ${p.workspaceId}, ${p.userId}, ${body.plan}, ${body.interval},
+          ${provider.name}, ${started.reference}, ${started.url}, ${app.clock()})
+        returning id, workspace_id, plan, billing_interval, provider, checkout_url, status,
+          created_at, completed_at`;
+      return json(present(row), 201, {
+        Location: `/api/v1/billing/checkouts/${row.id}`,
+      });
+    },
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/api/v1/billing/checkouts/{id}",
+    api: "forms",
+    tag: "billing",
+    summary: "A checkout's status",
+    description: "pending until the payment is reported, then completed (the workspace's " +
+      "plan has switched). A checkout of another workspace: 404.",
+    auth: user("owner"),
+    params: { id: uuid() },
+    cors: "workspace",
+    responses: { 200: { description: "The checkout.", schema: checkoutSchema } },
+    handler: async ({ app, params, principal }) => {
+      const p = principal as UserPrincipal;
+      const row = await findCheckout(app.db.sql, params.id, p.workspaceId);
+      if (!row) throw new ApiError(404, "NOT_FOUND", "No such checkout.");
+      return json(present(row));
+    },
+  }),
+];

@@ -1,0 +1,119 @@
+// GET /embed.js (the embed script) and GET /try/{slug} (a page that embeds it, so a newcomer
+// sees a questionnaire working in the browser right after `deno task demo`).
+
+import { EMBED_SCRIPT } from "../../lib/forms/embed_script.ts";
+import { defineRoute, noAuth } from "../../lib/http/router.ts";
+import { string } from "../../lib/http/schema.ts";
+
+const SCRIPT_BYTES = new TextEncoder().encode(EMBED_SCRIPT);
+// A strong validator of the exact bytes served; computed once, never changes while running.
+const SCRIPT_ETAG = `"${
+  Array.from(
+    new Uint8Array(await crypto.subtle.digest("SHA-256", SCRIPT_BYTES)),
+    (b) => b.toString(16).padStart(2, "0"),
+  ).join("").slice(0, 32)
+}"`;
+
+/** Short enough to revalidate soon after a release, long enough to spare busy host pages. */
+const SCRIPT_CACHE = "public, max-age=300";
+
+/** Slugs the page accepts; anything else is 404 before any HTML is produced. */
+const SLUG = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function etagMatches(header: string | null): boolean {
+  if (!header) return false;
+  return header.trim() === "*" ||
+    header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === SCRIPT_ETAG);
+}
+
+export const routes = [
+  defineRoute({
+    method: "GET",
+    path: "/embed.js",
+    api: "service",
+    tag: "embed",
+    summary: "Embed script",
+    description: 'Dependency-free script: `<script src="{base_url}/embed.js" ' +
+      'data-form="SLUG"></script>` renders that published questionnaire in place (in an ' +
+      "open Shadow DOM): it asks name and e-mail, shows one question at a time with an input " +
+      "for its type, a progress bar, the service's validation messages next to the field and " +
+      "a completion message. Each POST carries an Idempotency-Key reused on retries and " +
+      "double clicks. It calls the public API relative to its own URL. Served with " +
+      "`Cache-Control: public, max-age=300`, a strong ETag (If-None-Match answers 304) and " +
+      "`Access-Control-Allow-Origin: *`.",
+    auth: noAuth,
+    cors: "public",
+    responses: {
+      200: {
+        description: "The script.",
+        contentType: "text/javascript; charset=utf-8",
+        headers: { ETag: "Strong validator of the script bytes.", "Cache-Control": SCRIPT_CACHE },
+      },
+      304: { description: "Not modified (If-None-Match matched the ETag)." },
+    },
+    handler: ({ req }) => {
+      const headers = {
+        "Content-Type": "text/javascript; charset=utf-8",
+        "Cache-Control": SCRIPT_CACHE,
+        ETag: SCRIPT_ETAG,
+        // The script is meant to be loaded cross-origin by any site.
+        "Cross-Origin-Resource-Policy": "cross-origin",
+      };
+      if (etagMatches(req.headers.get("if-none-match"))) {
+        return new Response(null, { status: 304, headers });
+      }
+      return new Response(SCRIPT_BYTES, { status: 200, headers });
+    },
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/try/{slug}",
+    api: "service",
+    tag: "embed",
+    summary: "Try a questionnaire in the browser",
+    description: "An HTML page that embeds /embed.js for the questionnaire with this slug, to " +
+      "see the embed working (the demo prints such a URL). The page carries a strict " +
+      "Content-Security-Policy: scripts only from this origin, requests only to this origin, " +
+      "no framing. A slug that is not a published questionnaire shows the service's message " +
+      "inside the page.",
+    auth: noAuth,
+    params: {
+      slug: string({ min: 1, max: 128, pattern: SLUG, patternHint: "a questionnaire slug" }),
+    },
+    responses: { 200: { description: "The page.", contentType: "text/html; charset=utf-8" } },
+    handler: ({ params }) => {
+      const slug = escapeHtml(params.slug);
+      const page = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Try questionnaire ${slug}</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;margin:2rem auto;max-width:40rem;padding:0 1rem}</style>
+</head>
+<body>
+<p>This page embeds the questionnaire <code>${slug}</code> with one tag:</p>
+<pre>&lt;script src="/embed.js" data-form="${slug}"&gt;&lt;/script&gt;</pre>
+<script src="/embed.js" data-form="${slug}"></script>
+</body>
+</html>
+`;
+      return new Response(page, {
+        status: 200,
+        headers: {
+          "Content-Type": "text/html; charset=utf-8",
+          "Cache-Control": "no-store",
+          "Content-Security-Policy": "default-src 'none'; script-src 'self'; connect-src 'self'; " +
+            "style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; " +
+            "frame-ancestors 'none'",
+          "Referrer-Policy": "no-referrer",
+          "X-Frame-Options": "DENY",
+        },
+      });
+    },
+  }),
+];

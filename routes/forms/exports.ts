@@ -1,0 +1,170 @@
+// Data exports of a questionnaire's sessions and answers: create (admin+), status, and a
+// download that streams from the database to the response (lib/forms/export.ts).
+
+import { user, type UserPrincipal } from "../../lib/forms/auth.ts";
+import type { Sql } from "../../lib/db/db.ts";
+import { ApiError } from "../../lib/errors.ts";
+import {
+  batchReader,
+  EXPORT_FORMATS,
+  exportBatchSize,
+  type ExportFormat,
+  exportHead,
+  exportStream,
+  refreshStatistics,
+} from "../../lib/forms/export.ts";
+import { defineRoute, json } from "../../lib/http/router.ts";
+import { enumOf, int, object, string, uuid } from "../../lib/http/schema.ts";
+
+interface ExportRow {
+  id: string;
+  questionnaire_id: string;
+  slug: string;
+  format: ExportFormat;
+  as_of: Date;
+  created_at: Date;
+}
+
+const exportSchema = object({
+  id: uuid(),
+  questionnaire_id: uuid(),
+  format: enumOf(EXPORT_FORMATS),
+  status: enumOf(["ready"]),
+  sessions: int({ min: 0, description: "Sessions the export holds." }),
+  as_of: string({ description: "ISO 8601 UTC: data up to this moment is included." }),
+  created_at: string({ description: "ISO 8601 UTC." }),
+  download_url: string(),
+});
+
+function iso(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
+async function findExport(sql: Sql, id: string, workspaceId: string): Promise<ExportRow> {
+  const [row] = await sql<ExportRow>`
+    select e.id, e.questionnaire_id, q.slug, e.format, e.as_of, e.created_at
+    from exports e join questionnaires q on q.id = e.questionnaire_id
+    where e.id = ${id} and e.workspace_id = ${workspaceId} and q.state <> 'deleted'`;
+  if (!row) throw new ApiError(404, "NOT_FOUND", "No such export.");
+  return row;
+}
+
+async function present(sql: Sql, row: Omit<ExportRow, "slug">) {
+  const [count] = await sql<{ n: number }>`
+    select count(*)::int as n from sessions
+    where questionnaire_id = ${row.questionnaire_id} and started_at <= ${row.as_of}`;
+  return {
+    id: row.id,
+    questionnaire_id: row.questionnaire_id,
+    format: row.format,
+    status: "ready" as const,
+    sessions: count.n,
+    as_of: iso(row.as_of),
+    created_at: iso(row.created_at),
+    download_url: `/api/v1/exports/${row.id}/download`,
+  };
+}
+
+export const routes = [
+  defineRoute({
+    method: "POST",
+    path: "/api/v1/exports",
+    api: "forms",
+    tag: "exports",
+    summary: "Export a questionnaire's answers",
+    description: "Creates an export of the sessions and answers of a questionnaire of the " +
+      "workspace (admin or owner), as of this moment: sessions started and answers given " +
+      "later are left out, so every download of it holds the same rows. Answers 202 with the " +
+      "export, whose status is `ready` at once: the file is produced while it is downloaded " +
+      "(streamed from the database, so any size exports in bounded memory). A questionnaire " +
+      "of another workspace, or deleted: 404 (field questionnaire_id). Accepts " +
+      "Idempotency-Key.",
+    auth: user("admin"),
+    body: object({ questionnaire_id: uuid(), format: enumOf(EXPORT_FORMATS) }),
+    idempotent: true,
+    cors: "workspace",
+    responses: { 202: { description: "The export.", schema: exportSchema } },
+    handler: async ({ app, body, principal }) => {
+      const p = principal as UserPrincipal;
+      const now = app.clock();
+      const [row] = await app.db.sql<Omit<ExportRow, "slug">>`
+        insert into exports (workspace_id, questionnaire_id, created_by, format, as_of, created_at)
+        select q.workspace_id, q.id, ${p.userId}, ${body.format}, ${now}, ${now}
+        from questionnaires q
+        where q.id = ${body.questionnaire_id} and q.workspace_id = ${p.workspaceId}
+          and q.state <> 'deleted'
+        returning id, questionnaire_id, format, as_of, created_at`;
+      if (!row) {
+        throw new ApiError(404, "NOT_FOUND", "No such questionnaire.", "questionnaire_id");
+      }
+      return json(await present(app.db.sql, row), 202, {
+        Location: `/api/v1/exports/${row.id}`,
+      });
+    },
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/api/v1/exports/{id}",
+    api: "forms",
+    tag: "exports",
+    summary: "An export's status",
+    description: "The export (admin or owner). An export of another workspace: 404.",
+    auth: user("admin"),
+    params: { id: uuid() },
+    cors: "workspace",
+    responses: { 200: { description: "The export.", schema: exportSchema } },
+    handler: async ({ app, params, principal }) => {
+      const p = principal as UserPrincipal;
+      return json(
+        await present(app.db.sql, await findExport(app.db.sql, params.id, p.workspaceId)),
+      );
+    },
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/api/v1/exports/{id}/download",
+    api: "forms",
+    tag: "exports",
+    summary: "Download an export",
+    description: "Streams the file. CSV (text/csv, UTF-8 with BOM, RFC 4180: CRLF line " +
+      "breaks, fields with a comma, quote or line break quoted, quotes doubled): a header " +
+      "row `session_id,name,email,started_at,completed_at` followed by one column per " +
+      "question (its title, in question order), then one row per session in session id " +
+      "order; an unanswered question is an empty field. Any field that starts with `=`, " +
+      "`+`, `-`, `@`, tab or carriage return gets a leading `'` so that spreadsheets do not " +
+      "run it as a formula. NDJSON (application/x-ndjson): one object per session " +
+      "`{session_id, name, email, started_at, completed_at, answers: {<question id>: text}}`, " +
+      "values unchanged.",
+    auth: user("admin"),
+    params: { id: uuid() },
+    cors: "workspace",
+    responses: {
+      200: { description: "CSV file.", contentType: "text/csv; charset=utf-8" },
+    },
+    handler: async ({ app, params, principal }) => {
+      const p = principal as UserPrincipal;
+      const row = await findExport(app.db.sql, params.id, p.workspaceId);
+      await refreshStatistics(app.db, row.questionnaire_id);
+      const stream = exportStream(
+        await exportHead(app.db.sql, row.format, row.questionnaire_id),
+        batchReader(app.db.sql, row.format, row.questionnaire_id, row.as_of),
+        exportBatchSize(app.db),
+      );
+      const extension = row.format === "csv" ? "csv" : "ndjson";
+      const filename = `${row.slug}-${iso(row.as_of).slice(0, 10)}.${extension}`.replace(
+        /[^A-Za-z0-9._-]/g,
+        "_",
+      );
+      return new Response(stream, {
+        status: 200,
+        headers: {
+          "Content-Type": row.format === "csv"
+            ? "text/csv; charset=utf-8; header=present"
+            : "application/x-ndjson; charset=utf-8",
+          "Content-Disposition": `attachment; filename="${filename}"`,
+          "Cache-Control": "no-store",
+        },
+      });
+    },
+  }),
+];

@@ -1,0 +1,233 @@
+// Public endpoints of published questionnaires: read one by slug, start a session, answer its
+// questions one at a time. Every state change writes its webhook event in the same transaction.
+
+import { publicAccess } from "../../lib/forms/auth.ts";
+import { ApiError } from "../../lib/errors.ts";
+import {
+  keyTaken,
+  pendingRecord,
+  pendingRecordOfStatement,
+  recordCommitted,
+} from "../../lib/http/idempotency.ts";
+import {
+  answerLimits,
+  answersPerMonth,
+  monthFull,
+  monthOf,
+  type Plan,
+  unlimitedShard,
+} from "../../lib/forms/plan.ts";
+import { checkAnswer, type Question, QUESTION_TYPES } from "../../lib/forms/questions.ts";
+import { defineRoute, json, jsonText } from "../../lib/http/router.ts";
+import {
+  array,
+  boolean,
+  email,
+  enumOf,
+  int,
+  nullable,
+  object,
+  string,
+} from "../../lib/http/schema.ts";
+
+/** loaded_at may lie this far in the future (client clock skew) ... */
+const LOADED_AT_SKEW_MS = 5 * 60 * 1000;
+/** ... and at most this far in the past (a page left open longer must be reloaded). */
+const LOADED_AT_MAX_AGE_MS = 24 * 3600 * 1000;
+
+const slugParam = { slug: string({ min: 1, max: 64 }) };
+const MAX_SESSION_ID = 2 ** 53 - 1;
+
+const publicQuestionnaire = object({
+  title: string(),
+  slug: string(),
+  questions: array(object({
+    id: int(),
+    title: string(),
+    type: enumOf(QUESTION_TYPES),
+    required: boolean(),
+    options: nullable(array(string())),
+  })),
+});
+const progress = object({ answered: int(), total: int() });
+const answerResult = object({ success: boolean(), isComplete: boolean(), progress });
+
+/** A random id in [1, 2^53): not guessable from another session's id, and safe in JavaScript. */
+function randomSessionId(): number {
+  const [high, low] = crypto.getRandomValues(new Uint32Array(2));
+  return (high & 0x1fffff) * 2 ** 32 + low || 1;
+}
+
+function notFound(): ApiError {
+  return new ApiError(404, "NOT_FOUND", "No published questionnaire has this slug.");
+}
+
+function noSuchQuestion(): ApiError {
+  return new ApiError(404, "NOT_FOUND", "This questionnaire has no such question.", "questionId");
+}
+
+export const routes = [
+  defineRoute({
+    method: "GET",
+    path: "/api/v1/public/q/{slug}",
+    api: "forms",
+    tag: "public",
+    summary: "Read a published questionnaire",
+    description: "Title and questions (ids, titles, types, options, required) of a published " +
+      "questionnaire; a draft, closed, deleted or unknown slug: 404. CORS: any origin.",
+    auth: publicAccess(),
+    cors: "public",
+    params: slugParam,
+    responses: { 200: { description: "The questionnaire.", schema: publicQuestionnaire } },
+    handler: async ({ app, params }) => {
+      const [row] = await app.db.sql<{ id: string; title: string; slug: string }>`
+        select id, title, slug from questionnaires where slug = ${params.slug} and state = 'published'`;
+      if (!row) throw notFound();
+      const questions = await app.db.sql<Question>`
+        select id, title, type, required, options from questions
+        where questionnaire_id = ${row.id} order by position`;
+      return json({ title: row.title, slug: row.slug, questions });
+    },
+  }),
+
+  defineRoute({
+    method: "POST",
+    path: "/api/v1/public/q/{slug}/sessions",
+    api: "forms",
+    tag: "public",
+    summary: "Start a session",
+    description:
+      "Starts a visitor's session on a published questionnaire, 201 {sessionId}. name, email " +
+      "(an e-mail address) and loaded_at (epoch ms when the form was loaded) are all " +
+      "required; loaded_at more than 5 minutes in the future or older than 24 hours: 400 " +
+      "(field loaded_at). sessionId is a random integer below 2^53. A closed, draft or " +
+      "unknown questionnaire: 404. Emits session.started. Accepts Idempotency-Key.",
+    auth: publicAccess(),
+    cors: "public",
+    idempotent: "transactional",
+    params: slugParam,
+    body: object({
+      name: string({ min: 1, max: 200 }),
+      email: email(),
+      loaded_at: int({ min: 0, description: "Milliseconds since the Unix epoch." }),
+    }),
+    responses: { 201: { description: "Started.", schema: object({ sessionId: int() }) } },
+    handler: async ({ app, body, params, req }) => {
+      const now = app.clock();
+      const age = now.getTime() - body.loaded_at;
+      if (age < -LOADED_AT_SKEW_MS || age > LOADED_AT_MAX_AGE_MS) {
+        throw new ApiError(
+          400,
+          "VALIDATION_FAILED",
+          "loaded_at must be the time the form was loaded: not in the future, at most 24 hours ago.",
+          "loaded_at",
+        );
+      }
+      for (;;) {
+        const id = randomSessionId();
+        const answer = { sessionId: id };
+        // One statement, one round trip and one commit: the session, its session.started
+        // event and the Idempotency-Key record (see onda_start_session in sql/003_forms.sql).
+        let started: boolean;
+        try {
+          [{ started }] = await app.db.sql<{ started: boolean }>`
+            select onda_start_session(
+              ${id}::bigint, ${params.slug}::text, ${body.name}::text, ${body.email}::text,
+              ${new Date(body.loaded_at)}::timestamptz, ${now}::timestamptz,
+              ${pendingRecord(req, 201, answer)}::jsonb
+            ) as started`;
+        } catch (err) {
+          const code = (err as { code?: string })?.code;
+          if (code === "OD001") throw keyTaken();
+          // An id collision below 2^53 (unique violation, all rolled back): draw again.
+          if (code !== "23505") throw err;
+          continue;
+        }
+        if (!started) throw notFound();
+        recordCommitted(req);
+        return json(answer, 201);
+      }
+    },
+  }),
+
+  defineRoute({
+    method: "POST",
+    path: "/api/v1/public/q/{slug}/sessions/{sessionId}/answers",
+    api: "forms",
+    tag: "public",
+    summary: "Answer a question",
+    description:
+      "Stores the answer to one question, 201 {success, isComplete, progress}. The answer " +
+      "to the last open question completes the session. Unknown session: 404; a questionId " +
+      "not in this questionnaire: 404 (field questionId); a second answer to a question: " +
+      "409 (field questionId); a completed session or a closed questionnaire: 409; an " +
+      "answer invalid for the question type: 400 (field answerText; empty only when not " +
+      "required); over the workspace's monthly answers: 422 (field plan.answers_per_month), " +
+      "nothing stored. Emits answer.submitted, and session.completed once. Accepts " +
+      "Idempotency-Key.",
+    auth: publicAccess(),
+    cors: "public",
+    idempotent: "transactional",
+    params: { ...slugParam, sessionId: int({ min: 1, max: MAX_SESSION_ID }) },
+    body: object({ questionId: int({ min: 1 }), answerText: string({ max: 10_000 }) }),
+    responses: { 201: { description: "Stored.", schema: answerResult } },
+    errors: [409, 422],
+    handler: async ({ app, body, params, req }) => {
+      // One round trip and one commit in the normal case: the question's rules come from the
+      // cache (they never change once published), and onda_record_answer (sql/003_forms.sql)
+      // decides everything else under the session's row lock, whether the question belongs to
+      // the session's questionnaire included, and writes it all.
+      const question = await app.questions.get(body.questionId);
+      // null: nothing to store, as the answer was not checked (no such question) or is invalid.
+      // The 404s and 409s come first: the statement then checks those only and writes nothing.
+      let text: string | null = null;
+      let invalid: ApiError | null = null;
+      if (question) {
+        try {
+          text = checkAnswer(question, body.answerText);
+        } catch (err) {
+          if (!(err instanceof ApiError)) throw err;
+          invalid = err;
+        }
+      }
+      const now = app.clock();
+      let outcome: string;
+      let answer: string;
+      try {
+        [{ outcome, body: answer }] = await app.db.sql<{ outcome: string; body: string }>`
+          select outcome, body from onda_record_answer(
+            ${params.sessionId}::bigint, ${params.slug}::text, ${body.questionId}::bigint,
+            ${text}::text, ${now}::timestamptz,
+            ${pendingRecordOfStatement(req, 201)}::jsonb, ${answerLimits(app.config)}::jsonb,
+            ${monthOf(now)}::date, ${unlimitedShard()}::smallint
+          )`;
+      } catch (err) {
+        const code = (err as { code?: string })?.code;
+        if (code === "OD002") {
+          const plan = (err as { detail?: string }).detail as Plan;
+          throw monthFull(plan, answersPerMonth(app.config, plan)!);
+        }
+        if (code === "OD001") throw keyTaken();
+        throw err;
+      }
+      switch (outcome) {
+        case "ok":
+          recordCommitted(req);
+          return jsonText(answer, 201);
+        case "no_session":
+          throw new ApiError(404, "NOT_FOUND", "No such session.");
+        case "completed":
+          throw new ApiError(409, "CONFLICT", "This session is already completed.");
+        case "closed":
+          throw new ApiError(409, "CONFLICT", "This questionnaire no longer accepts answers.");
+        case "no_question":
+          throw noSuchQuestion();
+        case "answered":
+          throw new ApiError(409, "CONFLICT", "This question is already answered.", "questionId");
+        case "invalid":
+          throw invalid ?? noSuchQuestion();
+      }
+      throw new Error(`onda_record_answer: unexpected outcome ${outcome}`);
+    },
+  }),
+];

@@ -1,0 +1,408 @@
+// Questionnaires of the workspace: create (draft), read, list, change (draft only), publish,
+// close and delete (soft). States: draft -> published -> closed; any -> deleted.
+
+import { user, type UserPrincipal } from "../../lib/forms/auth.ts";
+import {
+  afterCursor,
+  decodeCursor,
+  listEnvelope,
+  pageOf,
+  pageQuery,
+} from "../../lib/http/cursor.ts";
+import { empty, frag, type Sql } from "../../lib/db/db.ts";
+import { ApiError } from "../../lib/errors.ts";
+import { storeInTransaction } from "../../lib/http/idempotency.ts";
+import {
+  checkQuestions,
+  type Question,
+  QUESTION_TYPES,
+  type QuestionInput,
+} from "../../lib/forms/questions.ts";
+import { defineRoute, json } from "../../lib/http/router.ts";
+import {
+  array,
+  boolean,
+  dateTime,
+  enumOf,
+  int,
+  nullable,
+  object,
+  optional,
+  string,
+  uuid,
+} from "../../lib/http/schema.ts";
+
+const STATES = ["draft", "published", "closed", "deleted"] as const;
+type State = typeof STATES[number];
+
+const slug = string({
+  min: 3,
+  max: 64,
+  pattern: /^[a-z0-9]+(-[a-z0-9]+)*$/,
+  patternHint: "lowercase letters, digits and single hyphens, like customer-feedback",
+});
+const questionInput = object({
+  title: string({ min: 1, max: 500 }),
+  type: enumOf(QUESTION_TYPES),
+  required: optional(boolean(), true),
+  options: optional(array(string({ min: 1, max: 200 }), { max: 50 })),
+});
+const questionJson = object({
+  id: int(),
+  title: string(),
+  type: enumOf(QUESTION_TYPES),
+  required: boolean(),
+  options: nullable(array(string())),
+});
+const summaryShape = {
+  id: uuid(),
+  title: string(),
+  slug: string(),
+  state: enumOf(STATES),
+  question_count: int(),
+  created_at: dateTime(),
+  updated_at: dateTime(),
+  published_at: nullable(dateTime()),
+  closed_at: nullable(dateTime()),
+};
+const summaryJson = object(summaryShape);
+const questionnaireJson = object({ ...summaryShape, questions: array(questionJson) });
+
+interface Row {
+  id: string;
+  title: string;
+  slug: string;
+  state: State;
+  question_count: number;
+  created_at: Date;
+  updated_at: Date;
+  published_at: Date | null;
+  closed_at: Date | null;
+}
+
+function summary(row: Row) {
+  return {
+    id: row.id,
+    title: row.title,
+    slug: row.slug,
+    state: row.state,
+    question_count: row.question_count,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+    published_at: row.published_at?.toISOString() ?? null,
+    closed_at: row.closed_at?.toISOString() ?? null,
+  };
+}
+
+/** A slug from the title plus a random suffix, so two forms with one title never collide. */
+function slugFrom(title: string): string {
+  const base = title.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "").slice(0, 40).replace(/-+$/, "") || "form";
+  const suffix = Array.from(crypto.getRandomValues(new Uint8Array(6)), (b) => (b % 36).toString(36))
+    .join("");
+  return `${base}-${suffix}`;
+}
+
+async function insertQuestions(tx: Sql, questionnaireId: string, questions: QuestionInput[]) {
+  if (!questions.length) return [];
+  const rows = await tx<Question & { position: number }>`
+    insert into questions (questionnaire_id, position, title, type, required, options)
+    select ${questionnaireId}, e.ordinality, e.value->>'title', e.value->>'type',
+           (e.value->>'required')::boolean, e.value->'options'
+    from jsonb_array_elements(${JSON.stringify(questions)}::jsonb) with ordinality as e
+    returning id, position, title, type, required, options`;
+  return rows.sort((a, b) => a.position - b.position).map(questionOut);
+}
+
+function questionOut(q: Question) {
+  return { id: q.id, title: q.title, type: q.type, required: q.required, options: q.options };
+}
+
+async function loadQuestions(sql: Sql, questionnaireId: string) {
+  const rows = await sql<Question>`
+    select id, title, type, required, options from questions
+    where questionnaire_id = ${questionnaireId} order by position`;
+  return rows.map(questionOut);
+}
+
+/** The workspace's questionnaire, locked; another workspace's or a deleted one is 404. */
+async function lockOwn(tx: Sql, principal: UserPrincipal, id: string, allowDeleted = false) {
+  const [row] = await tx<Row>`
+    select * from questionnaires
+    where id = ${id} and workspace_id = ${principal.workspaceId}
+    for update`;
+  if (!row || (row.state === "deleted" && !allowDeleted)) {
+    throw new ApiError(404, "NOT_FOUND", "No such questionnaire.");
+  }
+  return row;
+}
+
+const idParam = { id: uuid() };
+
+export const routes = [
+  defineRoute({
+    method: "POST",
+    path: "/api/v1/questionnaires",
+    api: "forms",
+    tag: "questionnaires",
+    summary: "Create a questionnaire",
+    description:
+      "Creates a draft, 201. slug defaults to one made from the title plus a random suffix; " +
+      "slugs are unique across the service (they are public URLs): a taken slug is 409 " +
+      "(field slug). Question types: text, email, number, choice (needs at least 2 distinct " +
+      "options; answers must be one of them), rating (integer 1 to 5). required defaults to " +
+      "true. Needs editor. Accepts Idempotency-Key.",
+    auth: user("editor"),
+    cors: "workspace",
+    idempotent: true,
+    body: object({
+      title: string({ min: 1, max: 200 }),
+      slug: optional(slug),
+      questions: optional(array(questionInput, { max: 100 }), []),
+    }),
+    responses: { 201: { description: "Created.", schema: questionnaireJson } },
+    errors: [409, 422],
+    handler: async ({ app, body, principal, req }) => {
+      checkQuestions(body.questions);
+      const now = app.clock();
+      const created = await app.db.begin(async (tx) => {
+        const [row] = await tx<Row>`
+          insert into questionnaires
+            (workspace_id, title, slug, question_count, created_at, updated_at)
+          values (${principal.workspaceId}, ${body.title}, ${body.slug ?? slugFrom(body.title)},
+                  ${body.questions.length}, ${now}, ${now})
+          on conflict (slug) do nothing
+          returning *`;
+        if (!row) throw new ApiError(409, "CONFLICT", "This slug is already taken.", "slug");
+        const questions = await insertQuestions(tx, row.id, body.questions);
+        const answer = { ...summary(row), questions };
+        // The Idempotency-Key's answer commits with the questionnaire (lib/http/idempotency.ts).
+        await storeInTransaction(tx, req, 201, answer);
+        return answer;
+      });
+      return json(created, 201);
+    },
+  }),
+
+  defineRoute({
+    method: "GET",
+    path: "/api/v1/questionnaires",
+    api: "forms",
+    tag: "questionnaires",
+    summary: "List questionnaires",
+    description: "The workspace's questionnaires (deleted ones excluded), newest first, in the " +
+      "list envelope; optional filter by state. Keyset pagination: stable under concurrent " +
+      "changes.",
+    auth: user("viewer"),
+    cors: "workspace",
+    query: { ...pageQuery, state: optional(enumOf(["draft", "published", "closed"])) },
+    responses: { 200: { description: "A page.", schema: listEnvelope(summaryJson) } },
+    handler: async ({ app, query, principal }) => {
+      const scope = {
+        list: "questionnaires",
+        filter: { workspace: principal.workspaceId, state: query.state ?? null },
+      };
+      const after = await decodeCursor(app, scope, query.cursor);
+      const rows = await app.db.sql<Row>`
+        select * from questionnaires
+        where workspace_id = ${principal.workspaceId} and state <> 'deleted'
+        ${query.state ? frag`and state = ${query.state}` : empty}
+        ${afterCursor(after, frag`created_at, id`, "desc")}
+        order by created_at desc, id desc
+        limit ${query.limit + 1}`;
+      return json(
+        await pageOf(app, scope, rows, query.limit, (r) => [r.created_at, r.id], summary),
+      );
+    },
+  }),
+
+  defineRoute({
+    method: "GET",
+    path: "/api/v1/questionnaires/{id}",
+    api: "forms",
+    tag: "questionnaires",
+    summary: "Read a questionnaire",
+    description: "With its questions. Another workspace's or a deleted questionnaire: 404.",
+    auth: user("viewer"),
+    cors: "workspace",
+    params: idParam,
+    responses: { 200: { description: "The questionnaire.", schema: questionnaireJson } },
+    handler: async ({ app, params, principal }) => {
+      const [row] = await app.db.sql<Row>`
+        select * from questionnaires
+        where id = ${params.id} and workspace_id = ${principal.workspaceId}
+          and state <> 'deleted'`;
+      if (!row) throw new ApiError(404, "NOT_FOUND", "No such questionnaire.");
+      return json({ ...summary(row), questions: await loadQuestions(app.db.sql, row.id) });
+    },
+  }),
+
+  defineRoute({
+    method: "PATCH",
+    path: "/api/v1/questionnaires/{id}",
+    api: "forms",
+    tag: "questionnaires",
+    summary: "Change a draft",
+    description: "Changes title, slug and/or questions (questions replace the whole list; " +
+      "their ids change). Only a draft can change: otherwise 409 (field state). Needs editor.",
+    auth: user("editor"),
+    cors: "workspace",
+    params: idParam,
+    body: object({
+      title: optional(string({ min: 1, max: 200 })),
+      slug: optional(slug),
+      questions: optional(array(questionInput, { max: 100 })),
+    }),
+    responses: { 200: { description: "The questionnaire.", schema: questionnaireJson } },
+    errors: [409],
+    handler: async ({ app, body, params, principal }) => {
+      if (body.questions) checkQuestions(body.questions);
+      const result = await app.db.begin(async (tx) => {
+        const current = await lockOwn(tx, principal, params.id);
+        if (current.state !== "draft") {
+          throw new ApiError(
+            409,
+            "CONFLICT",
+            `A ${current.state} questionnaire cannot change.`,
+            "state",
+          );
+        }
+        if (body.slug && body.slug !== current.slug) {
+          const taken = await tx`select 1 from questionnaires where slug = ${body.slug}`;
+          if (taken.length) {
+            throw new ApiError(409, "CONFLICT", "This slug is already taken.", "slug");
+          }
+        }
+        let questions;
+        if (body.questions) {
+          await tx`delete from questions where questionnaire_id = ${current.id}`;
+          questions = await insertQuestions(tx, current.id, body.questions);
+        } else {
+          questions = await loadQuestions(tx, current.id);
+        }
+        const [row] = await tx<Row>`
+          update questionnaires
+          set title = ${body.title ?? current.title}, slug = ${body.slug ?? current.slug},
+              question_count = ${questions.length}, updated_at = ${app.clock()}
+          where id = ${current.id}
+          returning *`.catch((err) => {
+          // Another request took the slug between the check and this update.
+          if ((err as { code?: string })?.code === "23505") {
+            throw new ApiError(409, "CONFLICT", "This slug is already taken.", "slug");
+          }
+          throw err;
+        });
+        return { row, questions };
+      });
+      return json({ ...summary(result.row), questions: result.questions });
+    },
+  }),
+
+  defineRoute({
+    method: "POST",
+    path: "/api/v1/questionnaires/{id}/publish",
+    api: "forms",
+    tag: "questionnaires",
+    summary: "Publish a draft",
+    description: "draft -> published: visitors can then start sessions under its slug. A " +
+      "deleted questionnaire: 409 CONFLICT (field state), as is one that is not a draft; a " +
+      "draft without questions: 409 (field questions). Needs editor.",
+    auth: user("editor"),
+    cors: "workspace",
+    params: idParam,
+    responses: { 200: { description: "Published.", schema: summaryJson } },
+    errors: [409],
+    handler: async ({ app, params, principal }) => {
+      const row = await app.db.begin(async (tx) => {
+        const current = await lockOwn(tx, principal, params.id, true);
+        if (current.state === "deleted") {
+          throw new ApiError(
+            409,
+            "CONFLICT",
+            "A deleted questionnaire cannot be published.",
+            "state",
+          );
+        }
+        if (current.state !== "draft") {
+          throw new ApiError(
+            409,
+            "CONFLICT",
+            `A ${current.state} questionnaire cannot be published again.`,
+            "state",
+          );
+        }
+        if (current.question_count === 0) {
+          throw new ApiError(
+            409,
+            "CONFLICT",
+            "Add at least one question before publishing.",
+            "questions",
+          );
+        }
+        const now = app.clock();
+        const [updated] = await tx<Row>`
+          update questionnaires set state = 'published', published_at = ${now}, updated_at = ${now}
+          where id = ${current.id} returning *`;
+        return updated;
+      });
+      return json(summary(row));
+    },
+  }),
+
+  defineRoute({
+    method: "POST",
+    path: "/api/v1/questionnaires/{id}/close",
+    api: "forms",
+    tag: "questionnaires",
+    summary: "Close a published questionnaire",
+    description: "published -> closed: no new sessions and no further answers. Otherwise 409 " +
+      "(field state). Needs editor.",
+    auth: user("editor"),
+    cors: "workspace",
+    params: idParam,
+    responses: { 200: { description: "Closed.", schema: summaryJson } },
+    errors: [409],
+    handler: async ({ app, params, principal }) => {
+      const row = await app.db.begin(async (tx) => {
+        const current = await lockOwn(tx, principal, params.id);
+        if (current.state !== "published") {
+          throw new ApiError(
+            409,
+            "CONFLICT",
+            `A ${current.state} questionnaire cannot be closed.`,
+            "state",
+          );
+        }
+        const now = app.clock();
+        const [updated] = await tx<Row>`
+          update questionnaires set state = 'closed', closed_at = ${now}, updated_at = ${now}
+          where id = ${current.id} returning *`;
+        return updated;
+      });
+      return json(summary(row));
+    },
+  }),
+
+  defineRoute({
+    method: "DELETE",
+    path: "/api/v1/questionnaires/{id}",
+    api: "forms",
+    tag: "questionnaires",
+    summary: "Delete a questionnaire",
+    description: "Soft delete from any state, 204; afterwards it is 404 everywhere (and 409 on " +
+      "publish). Its sessions and answers are kept. Needs editor.",
+    auth: user("editor"),
+    cors: "workspace",
+    params: idParam,
+    responses: { 204: { description: "Deleted." } },
+    handler: async ({ app, params, principal }) => {
+      const now = app.clock();
+      const rows = await app.db.sql`
+        update questionnaires set state = 'deleted', deleted_at = ${now}, updated_at = ${now}
+        where id = ${params.id} and workspace_id = ${principal.workspaceId} and state <> 'deleted'
+        returning id`;
+      if (!rows.length) throw new ApiError(404, "NOT_FOUND", "No such questionnaire.");
+      return json(null, 204);
+    },
+  }),
+];

@@ -1,0 +1,288 @@
+// The workspace of the request: its settings (name, allowed origins), plan usage and members
+// with their roles (contract.md §3).
+
+import { type Role, roleAtLeast, ROLES, user, type UserPrincipal } from "../../lib/forms/auth.ts";
+import {
+  afterCursor,
+  decodeCursor,
+  listEnvelope,
+  pageOf,
+  pageQuery,
+} from "../../lib/http/cursor.ts";
+import { frag, type Sql } from "../../lib/db/db.ts";
+import { ApiError } from "../../lib/errors.ts";
+import { answersPerMonth, answersThisMonth, monthOf, type Plan } from "../../lib/forms/plan.ts";
+import { type AppContext, defineRoute, json } from "../../lib/http/router.ts";
+import {
+  array,
+  dateTime,
+  email,
+  enumOf,
+  int,
+  nullable,
+  object,
+  optional,
+  string,
+  uuid,
+} from "../../lib/http/schema.ts";
+
+const role = enumOf(ROLES);
+
+// An origin is scheme://host[:port], exactly what a browser sends in Origin.
+const origin = string({
+  min: 1,
+  max: 300,
+  pattern: /^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$/,
+  patternHint: "an origin like https://example.com (scheme, host, optional port; no path)",
+});
+
+const workspaceJson = object({
+  id: uuid(),
+  name: string(),
+  role,
+  allowed_origins: array(string()),
+  plan: enumOf(["free", "pro", "business"]),
+  usage: object({
+    month: string({ description: "First day of the calendar month (UTC), YYYY-MM-DD." }),
+    answers: int(),
+    answers_limit: nullable(int({ description: "null = unlimited." })),
+  }),
+});
+const memberJson = object({
+  user_id: uuid(),
+  email: email(),
+  name: string(),
+  role,
+  created_at: dateTime(),
+});
+
+interface MemberRow {
+  user_id: string;
+  email: string;
+  name: string;
+  role: Role;
+  created_at: Date;
+}
+
+function memberOut(row: MemberRow) {
+  return { ...row, created_at: row.created_at.toISOString() };
+}
+
+/** Only an owner may grant, change or remove the owner role. */
+function checkOwnerRule(principal: UserPrincipal, ...roles: (Role | null)[]) {
+  if (roles.includes("owner") && !roleAtLeast(principal.role, "owner")) {
+    throw new ApiError(403, "FORBIDDEN", "Only an owner can grant, change or remove an owner.");
+  }
+}
+
+/**
+ * Locks the member `userId` and every owner of the workspace, in one statement and in user_id
+ * order: two owners demoting or removing each other at once then wait for one another instead
+ * of deadlocking (each locking its target first, then the owners, did), and the owners read
+ * here stay owners until commit. Answers the member's role and how many other owners remain.
+ */
+async function lockMember(tx: Sql, workspaceId: string, userId: string) {
+  const rows = await tx<{ user_id: string; role: Role }>`
+    select user_id, role from memberships
+    where workspace_id = ${workspaceId} and (user_id = ${userId} or role = 'owner')
+    order by user_id for update`;
+  const current = rows.find((r) => r.user_id === userId);
+  if (!current) throw new ApiError(404, "NOT_FOUND", "No such member.");
+  const otherOwners = rows.filter((r) => r.role === "owner" && r.user_id !== userId).length;
+  return { role: current.role, otherOwners };
+}
+
+/** A workspace always keeps an owner. */
+function checkNotLastOwner(otherOwners: number) {
+  if (otherOwners === 0) {
+    throw new ApiError(409, "CONFLICT", "A workspace must keep at least one owner.", "role");
+  }
+}
+
+interface WorkspaceRow {
+  id: string;
+  name: string;
+  plan: Plan;
+  allowed_origins: string[];
+}
+
+/** The workspace as GET and PATCH answer it, with this month's usage against the plan. */
+async function workspaceOut(app: AppContext, role: string, row: WorkspaceRow, now: Date) {
+  return {
+    id: row.id,
+    name: row.name,
+    role,
+    allowed_origins: row.allowed_origins,
+    plan: row.plan,
+    usage: {
+      month: monthOf(now),
+      answers: await answersThisMonth(app.db.sql, row.id, now),
+      answers_limit: answersPerMonth(app.config, row.plan),
+    },
+  };
+}
+
+export const routes = [
+  defineRoute({
+    method: "GET",
+    path: "/api/v1/workspace",
+    api: "forms",
+    tag: "workspace",
+    summary: "The current workspace",
+    description: "The workspace of X-Workspace-Id (or the user's first): the caller's role, " +
+      "allowed CORS origins, plan and this month's answer usage.",
+    auth: user("viewer"),
+    cors: "workspace",
+    responses: { 200: { description: "The workspace.", schema: workspaceJson } },
+    handler: async ({ app, principal }) => {
+      const now = app.clock();
+      const [row] = await app.db.sql<WorkspaceRow>`
+        select id, name, plan, allowed_origins from workspaces where id = ${principal.workspaceId}`;
+      return json(await workspaceOut(app, principal.role, row, now));
+    },
+  }),
+
+  defineRoute({
+    method: "PATCH",
+    path: "/api/v1/workspace",
+    api: "forms",
+    tag: "workspace",
+    summary: "Change the workspace",
+    description: "Renames the workspace and/or replaces its allowed CORS origins (at most 50; " +
+      "browsers on these origins may call the API with the cookie). Needs admin.",
+    auth: user("admin"),
+    cors: "workspace",
+    body: object({
+      name: optional(string({ min: 1, max: 200 })),
+      allowed_origins: optional(array(origin, { max: 50 })),
+    }),
+    responses: { 200: { description: "The workspace.", schema: workspaceJson } },
+    handler: async ({ app, body, principal }) => {
+      const now = app.clock();
+      const origins = body.allowed_origins ? [...new Set(body.allowed_origins)] : null;
+      const [row] = await app.db.sql<WorkspaceRow>`
+        update workspaces
+        set name = coalesce(${body.name ?? null}, name),
+            allowed_origins = coalesce(${origins}::text[], allowed_origins)
+        where id = ${principal.workspaceId}
+        returning id, name, plan, allowed_origins`;
+      return json(await workspaceOut(app, principal.role, row, now));
+    },
+  }),
+
+  defineRoute({
+    method: "GET",
+    path: "/api/v1/workspace/members",
+    api: "forms",
+    tag: "workspace",
+    summary: "List members",
+    description: "Members of the workspace with their roles, oldest first.",
+    auth: user("viewer"),
+    cors: "workspace",
+    query: pageQuery,
+    responses: { 200: { description: "A page.", schema: listEnvelope(memberJson) } },
+    handler: async ({ app, query, principal }) => {
+      const scope = { list: "members", filter: { workspace: principal.workspaceId } };
+      const after = await decodeCursor(app, scope, query.cursor);
+      const rows = await app.db.sql<MemberRow>`
+        select m.user_id, u.email, u.name, m.role, m.created_at
+        from memberships m join users u on u.id = m.user_id
+        where m.workspace_id = ${principal.workspaceId}
+        ${afterCursor(after, frag`m.created_at, m.user_id`, "asc")}
+        order by m.created_at, m.user_id limit ${query.limit + 1}`;
+      return json(
+        await pageOf(app, scope, rows, query.limit, (r) => [r.created_at, r.user_id], memberOut),
+      );
+    },
+  }),
+
+  defineRoute({
+    method: "POST",
+    path: "/api/v1/workspace/members",
+    api: "forms",
+    tag: "workspace",
+    summary: "Add a member",
+    description: "Adds an existing user, found by e-mail, with a role, 201. No such user: 404 " +
+      "(field email); already a member: 409. Needs admin; only an owner may add an owner.",
+    auth: user("admin"),
+    cors: "workspace",
+    idempotent: true,
+    body: object({ email: email(), role }),
+    responses: { 201: { description: "Added.", schema: memberJson } },
+    errors: [409],
+    handler: async ({ app, body, principal }) => {
+      checkOwnerRule(principal, body.role);
+      const [found] = await app.db.sql<{ id: string }>`
+        select id from users where lower(email) = lower(${body.email})`;
+      if (!found) throw new ApiError(404, "NOT_FOUND", "No user has this e-mail address.", "email");
+      const [row] = await app.db.sql<MemberRow>`
+        with added as (
+          insert into memberships (workspace_id, user_id, role, created_at)
+          values (${principal.workspaceId}, ${found.id}, ${body.role}, ${app.clock()})
+          on conflict do nothing
+          returning user_id, role, created_at
+        )
+        select a.user_id, u.email, u.name, a.role, a.created_at
+        from added a join users u on u.id = a.user_id`;
+      if (!row) throw new ApiError(409, "CONFLICT", "This user is already a member.", "email");
+      return json(memberOut(row), 201);
+    },
+  }),
+
+  defineRoute({
+    method: "PATCH",
+    path: "/api/v1/workspace/members/{userId}",
+    api: "forms",
+    tag: "workspace",
+    summary: "Change a member's role",
+    description: "Needs admin; only an owner may grant or take away the owner role; the last " +
+      "owner cannot be demoted (409).",
+    auth: user("admin"),
+    cors: "workspace",
+    params: { userId: uuid() },
+    body: object({ role }),
+    responses: { 200: { description: "Changed.", schema: memberJson } },
+    errors: [409],
+    handler: async ({ app, body, params, principal }) => {
+      const row = await app.db.begin(async (tx) => {
+        const current = await lockMember(tx, principal.workspaceId, params.userId);
+        checkOwnerRule(principal, current.role, body.role);
+        if (current.role === "owner" && body.role !== "owner") {
+          checkNotLastOwner(current.otherOwners);
+        }
+        const [changed] = await tx<MemberRow>`
+          update memberships m set role = ${body.role} from users u
+          where m.workspace_id = ${principal.workspaceId} and m.user_id = ${params.userId}
+            and u.id = m.user_id
+          returning m.user_id, u.email, u.name, m.role, m.created_at`;
+        return changed;
+      });
+      return json(memberOut(row));
+    },
+  }),
+
+  defineRoute({
+    method: "DELETE",
+    path: "/api/v1/workspace/members/{userId}",
+    api: "forms",
+    tag: "workspace",
+    summary: "Remove a member",
+    description: "Needs admin (an owner to remove an owner); the last owner cannot be removed " +
+      "(409). 204.",
+    auth: user("admin"),
+    cors: "workspace",
+    params: { userId: uuid() },
+    responses: { 204: { description: "Removed." } },
+    errors: [409],
+    handler: async ({ app, params, principal }) => {
+      await app.db.begin(async (tx) => {
+        const current = await lockMember(tx, principal.workspaceId, params.userId);
+        checkOwnerRule(principal, current.role);
+        if (current.role === "owner") checkNotLastOwner(current.otherOwners);
+        await tx`delete from memberships
+                 where workspace_id = ${principal.workspaceId} and user_id = ${params.userId}`;
+      });
+      return json(null, 204);
+    },
+  }),
+];

@@ -1,0 +1,462 @@
+// /api/v1/webhooks: endpoints that receive the workspace's events, their delivery log, manual
+// retry, a test ping, and the rotation of the workspace's signing secret (contract.md §3).
+// Delivery itself is lib/webhooks/worker.ts; target checks lib/webhooks/ssrf.ts.
+
+import { user, type UserPrincipal } from "../../lib/forms/auth.ts";
+import {
+  afterCursor,
+  decodeCursor,
+  listEnvelope,
+  pageOf,
+  pageQuery,
+} from "../../lib/http/cursor.ts";
+import { empty, frag } from "../../lib/db/db.ts";
+import { ApiError } from "../../lib/errors.ts";
+import type { EventType } from "../../lib/webhooks/outbox.ts";
+import { type AppContext, defineRoute, json } from "../../lib/http/router.ts";
+import {
+  array,
+  dateTime,
+  enumOf,
+  int,
+  nullable,
+  object,
+  optional,
+  string,
+  uuid,
+} from "../../lib/http/schema.ts";
+import { newSigningSecret } from "../../lib/webhooks/signing_secret.ts";
+import { checkTarget } from "../../lib/webhooks/ssrf.ts";
+import { CLAIM_STALE_AFTER_MS } from "../../lib/webhooks/worker.ts";
+
+const EVENT_TYPES = [
+  "session.started",
+  "answer.submitted",
+  "session.completed",
+] as const satisfies readonly EventType[];
+/** Fan-out cost grows with the number of webhooks; a workspace needs only a few. */
+const MAX_WEBHOOKS = 20;
+/** How long the previous secret keeps signing after a rotation. */
+const ROTATION_GRACE_MS = 24 * 3600 * 1000;
+
+const SIGNING_NOTE = "Every delivery is a POST of `{id, type, created_at, workspace_id, data}` " +
+  "with x-service-signature (hex HMAC-SHA256 of the raw body, keyed with the signing secret " +
+  "string as shown), x-service-event, x-service-delivery (the delivery id), " +
+  "x-service-timestamp (epoch seconds of the attempt), and the Standard Webhooks headers " +
+  "webhook-id (the event id, the same on every retry), webhook-timestamp and " +
+  'webhook-signature ("v1,<base64 HMAC-SHA256 of id.timestamp.body>", keyed with the ' +
+  "base64-decoded part after whsec_, as the standardwebhooks libraries do). For 24 h after " +
+  "a rotation both secrets sign: x-service-signature then holds two comma-separated digests " +
+  "and webhook-signature two space-separated entries, the new secret's first; accept the " +
+  "delivery when any matches. data.sequence numbers the events of one session (deliveries " +
+  "run concurrently and may arrive out of order or, after a crash, twice: deduplicate by id).";
+
+const webhookShape = {
+  id: uuid(),
+  url: string(),
+  events: array(enumOf(EVENT_TYPES)),
+  status: enumOf(["active", "disabled"]),
+  disabled_at: nullable(dateTime()),
+  disabled_reason: nullable(string()),
+  created_at: dateTime(),
+};
+const webhookJson = object(webhookShape);
+const createdWebhookJson = object({
+  ...webhookShape,
+  signing_secret: string({ description: "The workspace's signing secret (whsec_...)." }),
+});
+
+const attemptJson = object({
+  attempt: int({ min: 1 }),
+  started_at: dateTime(),
+  duration_ms: int({ min: 0 }),
+  response_code: nullable(int()),
+  error: nullable(string()),
+});
+
+const deliveryJson = object({
+  id: uuid(),
+  webhook_id: uuid(),
+  event_id: uuid(),
+  event_type: enumOf([...EVENT_TYPES, "ping"]),
+  status: enumOf(["pending", "succeeded", "failed"]),
+  attempts: int({ min: 0 }),
+  created_at: dateTime(),
+  last_attempt_at: nullable(dateTime()),
+  last_response_code: nullable(int()),
+  last_error: nullable(string()),
+  next_attempt_at: nullable(dateTime("null once succeeded or failed.")),
+  attempt_log: array(attemptJson),
+});
+
+interface WebhookRow {
+  id: string;
+  url: string;
+  events: string[];
+  status: string;
+  disabled_at: Date | null;
+  disabled_reason: string | null;
+  created_at: Date;
+}
+
+interface DeliveryRow {
+  id: string;
+  webhook_id: string;
+  event_id: string;
+  event_type: string;
+  status: string;
+  attempts: number;
+  created_at: Date;
+  last_attempt_at: Date | null;
+  last_response_code: number | null;
+  last_error: string | null;
+  next_attempt_at: Date | null;
+}
+
+interface AttemptRow {
+  delivery_id: string;
+  attempt: number;
+  started_at: Date;
+  duration_ms: number;
+  response_code: number | null;
+  error: string | null;
+}
+
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+
+function webhookOut(row: WebhookRow) {
+  return {
+    id: row.id,
+    url: row.url,
+    events: row.events,
+    status: row.status,
+    disabled_at: iso(row.disabled_at),
+    disabled_reason: row.disabled_reason,
+    created_at: iso(row.created_at),
+  };
+}
+
+function deliveryOut(row: DeliveryRow, attempts: AttemptRow[]) {
+  return {
+    id: row.id,
+    webhook_id: row.webhook_id,
+    event_id: row.event_id,
+    event_type: row.event_type,
+    status: row.status,
+    attempts: row.attempts,
+    created_at: iso(row.created_at),
+    last_attempt_at: iso(row.last_attempt_at),
+    last_response_code: row.last_response_code,
+    last_error: row.last_error,
+    next_attempt_at: iso(row.next_attempt_at),
+    attempt_log: attempts.map((a) => ({
+      attempt: a.attempt,
+      started_at: iso(a.started_at),
+      duration_ms: a.duration_ms,
+      response_code: a.response_code,
+      error: a.error,
+    })),
+  };
+}
+
+const notFound = () => new ApiError(404, "NOT_FOUND", "No such webhook.");
+
+/** The webhook when it belongs to the caller's workspace; another workspace's is 404. */
+async function findWebhook(
+  app: AppContext,
+  principal: UserPrincipal,
+  id: string,
+): Promise<WebhookRow> {
+  const [row] = await app.db.sql<WebhookRow>`
+    select id, url, events, status, disabled_at, disabled_reason, created_at from webhooks
+    where id = ${id} and workspace_id = ${principal.workspaceId}`;
+  if (!row) throw notFound();
+  return row;
+}
+
+function checkActive(webhook: WebhookRow) {
+  if (webhook.status !== "active") {
+    throw new ApiError(
+      409,
+      "CONFLICT",
+      "This webhook is disabled (its receiver answered 410 Gone); create a new one.",
+    );
+  }
+}
+
+const DELIVERY_COLUMNS = frag`id, webhook_id, event_id, event_type, status, attempts,
+  created_at, last_attempt_at, last_response_code, last_error, next_attempt_at`;
+
+export const routes = [
+  defineRoute({
+    method: "POST",
+    path: "/api/v1/webhooks",
+    api: "forms",
+    tag: "webhooks",
+    summary: "Create a webhook",
+    description: "Subscribes a URL to the workspace's events (default: all three), 201 with " +
+      "the workspace's signing_secret. The URL must be https and its host must be, and " +
+      "resolve only to, public addresses (no loopback, private, CGNAT, link-local, " +
+      "unique-local or multicast ranges, IPv4 or IPv6, nor IPv4-mapped forms); the same check " +
+      "runs again before every delivery, against the name's current resolution, and the " +
+      "connection goes to the address that passed it. WEBHOOK_ALLOW_PRIVATE_TARGETS=1 lifts " +
+      "this (http and private targets, for development). A refused URL, or a host name that " +
+      "does not resolve: 400 (field url). At most 20 webhooks per workspace (422). Needs " +
+      "admin. Accepts Idempotency-Key. " + SIGNING_NOTE,
+    auth: user("admin"),
+    cors: "workspace",
+    idempotent: true,
+    body: object({
+      url: string({ min: 1, max: 2048, example: "https://example.com/hooks/onda" }),
+      events: optional(array(enumOf(EVENT_TYPES), { min: 1, max: EVENT_TYPES.length })),
+    }),
+    responses: { 201: { description: "Created.", schema: createdWebhookJson } },
+    errors: [422],
+    handler: async ({ app, body, principal }) => {
+      const target = await checkTarget(body.url, {
+        allowPrivate: app.config.webhookAllowPrivateTargets,
+      });
+      if (!target.ok) throw new ApiError(400, "VALIDATION_FAILED", target.reason, "url");
+      const events = EVENT_TYPES.filter((t) => (body.events ?? EVENT_TYPES).includes(t));
+      // The count and the insert are one statement, so concurrent creations cannot overshoot
+      // by more than the requests in flight; the cap is a cost guard, not a billing limit.
+      const [row] = await app.db.sql<WebhookRow & { signing_secret: string }>`
+        with ws as (
+          select id, signing_secret from workspaces
+          where id = ${principal.workspaceId}
+            and (select count(*) from webhooks where workspace_id = ${principal.workspaceId})
+                < ${MAX_WEBHOOKS}
+        ), created as (
+          insert into webhooks (workspace_id, url, events, created_at)
+          select id, ${target.url.href}, ${events}::text[], ${app.clock()} from ws
+          returning id, url, events, status, disabled_at, disabled_reason, created_at
+        )
+        select created.*, ws.signing_secret from created, ws`;
+      if (!row) {
+        throw new ApiError(
+          422,
+          "UNPROCESSABLE",
+          `A workspace can have at most ${MAX_WEBHOOKS} webhooks; delete one first.`,
+        );
+      }
+      return json({ ...webhookOut(row), signing_secret: row.signing_secret }, 201);
+    },
+  }),
+
+  defineRoute({
+    method: "GET",
+    path: "/api/v1/webhooks",
+    api: "forms",
+    tag: "webhooks",
+    summary: "List webhooks",
+    description: "The workspace's webhooks, newest first (the signing secret is shown only " +
+      "when creating or rotating). Needs admin.",
+    auth: user("admin"),
+    cors: "workspace",
+    query: pageQuery,
+    responses: { 200: { description: "A page.", schema: listEnvelope(webhookJson) } },
+    handler: async ({ app, query, principal }) => {
+      const scope = { list: "webhooks", filter: { workspace: principal.workspaceId } };
+      const after = await decodeCursor(app, scope, query.cursor);
+      const rows = await app.db.sql<WebhookRow>`
+        select id, url, events, status, disabled_at, disabled_reason, created_at from webhooks
+        where workspace_id = ${principal.workspaceId}
+        ${afterCursor(after, frag`created_at, id`, "desc")}
+        order by created_at desc, id desc limit ${query.limit + 1}`;
+      return json(
+        await pageOf(app, scope, rows, query.limit, (r) => [r.created_at, r.id], webhookOut),
+      );
+    },
+  }),
+
+  defineRoute({
+    method: "DELETE",
+    path: "/api/v1/webhooks/{id}",
+    api: "forms",
+    tag: "webhooks",
+    summary: "Delete a webhook",
+    description: "Deletes the webhook with its delivery log, 204; pending deliveries are " +
+      "dropped (an attempt already in flight may still arrive). Needs admin.",
+    auth: user("admin"),
+    cors: "workspace",
+    params: { id: uuid() },
+    responses: { 204: { description: "Deleted." } },
+    handler: async ({ app, params, principal }) => {
+      const rows = await app.db.sql`
+        delete from webhooks where id = ${params.id} and workspace_id = ${principal.workspaceId}
+        returning id`;
+      if (!rows.length) throw notFound();
+      return json(null, 204);
+    },
+  }),
+
+  defineRoute({
+    method: "GET",
+    path: "/api/v1/webhooks/{id}/deliveries",
+    api: "forms",
+    tag: "webhooks",
+    summary: "Delivery log of a webhook",
+    description: "Deliveries, newest first, each with its status (pending, succeeded, " +
+      "failed), number of attempts, last response code, time and error, the next attempt " +
+      "(null once settled) and attempt_log, every attempt made. Retries follow " +
+      "WEBHOOK_RETRY_DELAYS (default 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h; each " +
+      "±10 % jitter), or a later Retry-After on 429/503 (at most 24 h); 2xx succeeds; a " +
+      "redirect, another status, a timeout (10 s) or a refused target fails the attempt; 410 " +
+      "Gone fails it and disables the webhook. After the last scheduled attempt the delivery " +
+      "is failed and stays here. Optional filter status. Needs admin.",
+    auth: user("admin"),
+    cors: "workspace",
+    params: { id: uuid() },
+    query: { ...pageQuery, status: optional(enumOf(["pending", "succeeded", "failed"])) },
+    responses: { 200: { description: "A page.", schema: listEnvelope(deliveryJson) } },
+    handler: async ({ app, params, query, principal }) => {
+      await findWebhook(app, principal, params.id);
+      const scope = {
+        list: "webhook_deliveries",
+        filter: { webhook: params.id, status: query.status ?? null },
+      };
+      const after = await decodeCursor(app, scope, query.cursor);
+      const rows = await app.db.sql<DeliveryRow>`
+        select ${DELIVERY_COLUMNS} from webhook_deliveries
+        where webhook_id = ${params.id}
+        ${query.status ? frag`and status = ${query.status}` : empty}
+        ${afterCursor(after, frag`created_at, id`, "desc")}
+        order by created_at desc, id desc limit ${query.limit + 1}`;
+      const attempts = rows.length === 0 ? [] : await app.db.sql<AttemptRow>`
+        select delivery_id, attempt, started_at, duration_ms, response_code, error
+        from webhook_attempts where delivery_id = any(${rows.map((r) => r.id)}::uuid[])
+        order by delivery_id, attempt`;
+      return json(
+        await pageOf(
+          app,
+          scope,
+          rows,
+          query.limit,
+          (r) => [r.created_at, r.id],
+          (r) => deliveryOut(r, attempts.filter((a) => a.delivery_id === r.id)),
+        ),
+      );
+    },
+  }),
+
+  defineRoute({
+    method: "POST",
+    path: "/api/v1/webhooks/{id}/deliveries/{deliveryId}/retry",
+    api: "forms",
+    tag: "webhooks",
+    summary: "Retry a delivery now",
+    description: "Makes the delivery due now, 202, whatever its status: a pending one skips " +
+      "its wait, a failed or succeeded one is sent again (same event id and body). Attempts " +
+      "keep counting, so a delivery past its schedule gets this one attempt and is failed " +
+      "again if it fails. While it is being attempted: 409; a disabled webhook: 409. Needs " +
+      "admin.",
+    auth: user("admin"),
+    cors: "workspace",
+    params: { id: uuid(), deliveryId: uuid() },
+    responses: { 202: { description: "Queued.", schema: deliveryJson } },
+    errors: [409],
+    handler: async ({ app, params, principal }) => {
+      checkActive(await findWebhook(app, principal, params.id));
+      const now = app.clock();
+      const [row] = await app.db.sql<DeliveryRow & { busy: boolean }>`
+        with target as (
+          select d.id, d.claimed_by is not null and exists (
+                   select 1 from webhook_workers w
+                   where w.id = d.claimed_by and w.seen_at > now() -
+                     ${CLAIM_STALE_AFTER_MS}::float8 * interval '1 millisecond') as busy
+          from webhook_deliveries d
+          where d.id = ${params.deliveryId} and d.webhook_id = ${params.id}
+          for update
+        ), queued as (
+          update webhook_deliveries d
+          set status = 'pending', next_attempt_at = ${now}, claimed_by = null, claimed_at = null
+          from target where d.id = target.id and not target.busy
+          returning d.*
+        )
+        select target.busy, q.* from target left join queued q on true`;
+      if (!row) throw new ApiError(404, "NOT_FOUND", "No such delivery.");
+      if (row.busy) {
+        throw new ApiError(409, "CONFLICT", "This delivery is being attempted right now.");
+      }
+      const attempts = await app.db.sql<AttemptRow>`
+        select delivery_id, attempt, started_at, duration_ms, response_code, error
+        from webhook_attempts where delivery_id = ${row.id} order by attempt`;
+      return json(deliveryOut(row, attempts), 202);
+    },
+  }),
+
+  defineRoute({
+    method: "POST",
+    path: "/api/v1/webhooks/{id}/test",
+    api: "forms",
+    tag: "webhooks",
+    summary: "Send a test ping",
+    description: "Queues a signed `ping` event to this webhook, 202 with its delivery (follow " +
+      'it in the delivery log; it is retried like any event). Body: {id, type: "ping", ' +
+      "created_at, workspace_id, data: {webhook_id}}. A disabled webhook: 409. Needs admin. " +
+      "Accepts Idempotency-Key.",
+    auth: user("admin"),
+    cors: "workspace",
+    idempotent: true,
+    params: { id: uuid() },
+    responses: { 202: { description: "Queued.", schema: deliveryJson } },
+    errors: [409],
+    handler: async ({ app, params, principal }) => {
+      checkActive(await findWebhook(app, principal, params.id));
+      const now = app.clock();
+      const eventId = crypto.randomUUID();
+      const payload = JSON.stringify({
+        id: eventId,
+        type: "ping",
+        created_at: now.toISOString(),
+        workspace_id: principal.workspaceId,
+        data: { webhook_id: params.id },
+      });
+      const [row] = await app.db.sql<DeliveryRow>`
+        insert into webhook_deliveries
+          (webhook_id, workspace_id, event_id, event_type, body, created_at, next_attempt_at)
+        values (${params.id}, ${principal.workspaceId}, ${eventId}, 'ping', ${payload},
+                ${now}, ${now})
+        returning ${DELIVERY_COLUMNS}`;
+      return json(deliveryOut(row, []), 202);
+    },
+  }),
+
+  defineRoute({
+    method: "POST",
+    path: "/api/v1/workspace/signing-secret/rotate",
+    api: "forms",
+    tag: "webhooks",
+    summary: "Rotate the webhook signing secret",
+    description: "Replaces the workspace's signing secret, 200 with the new one. For 24 h " +
+      "the previous secret also signs every delivery (both signatures are sent), so " +
+      "receivers can switch without losing deliveries; a second rotation within that time " +
+      "ends the grace of the oldest secret. Needs admin. Accepts Idempotency-Key (a retried " +
+      "rotation must not rotate twice).",
+    auth: user("admin"),
+    cors: "workspace",
+    idempotent: true,
+    responses: {
+      200: {
+        description: "Rotated.",
+        schema: object({
+          signing_secret: string(),
+          previous_secret_expires_at: dateTime(),
+        }),
+      },
+    },
+    handler: async ({ app, principal }) => {
+      const expires = new Date(app.clock().getTime() + ROTATION_GRACE_MS);
+      const [row] = await app.db.sql<{ signing_secret: string }>`
+        update workspaces
+        set previous_signing_secret = signing_secret, previous_secret_expires_at = ${expires},
+            signing_secret = ${newSigningSecret()}
+        where id = ${principal.workspaceId}
+        returning signing_secret`;
+      return json({
+        signing_secret: row.signing_secret,
+        previous_secret_expires_at: expires.toISOString(),
+      });
+    },
+  }),
+];

@@ -1,0 +1,581 @@
+// Idempotency-Key on creating POSTs (authenticated and public): UUID v4 or 400, replay with
+// Idempotent-Replayed and no second side effect, another body 422, in flight 409, 24 h window,
+// scoped by principal and route, the 50-request race, and the sealed records of register and
+// token creation.
+
+import assert from "node:assert/strict";
+import { loadConfig } from "../../lib/config.ts";
+import { openDb } from "../../lib/db/db.ts";
+import { startService } from "../../lib/server.ts";
+import { body, freshDatabase, PG_FALLBACK_URL, startTestService, test } from "../_server.ts";
+import {
+  answer,
+  cookieFrom,
+  postSession,
+  publishedQuestionnaire,
+  registerUser,
+  sessionBody,
+  startSession,
+} from "./_forms.ts";
+
+const service = await startTestService({ env: { RATE_LIMIT_PUBLIC_PER_MINUTE: "100000" } });
+const user = await registerUser(service);
+const form = await publishedQuestionnaire(service, user);
+
+function create(key: string | null, title = "Idem", who = user) {
+  return service.fetch("/api/v1/questionnaires", {
+    method: "POST",
+    headers: who.headers(key ? { "idempotency-key": key } : {}),
+    body: JSON.stringify({ title, questions: [] }),
+  });
+}
+
+async function count(title: string) {
+  const [row] = await service.db.sql<{ n: number }>`
+    select count(*)::int as n from questionnaires where title = ${title}`;
+  return row.n;
+}
+
+test("idempotency: a key that is not a UUID v4 is 400 (field Idempotency-Key)", async () => {
+  for (const key of ["abc", "00000000-0000-1000-8000-000000000000", crypto.randomUUID() + "x"]) {
+    const res = await create(key, "BadKey");
+    assert.equal(res.status, 400, key);
+    const data = await body<{ error: { code: string; field: string } }>(res);
+    assert.deepEqual([data.error.code, data.error.field], ["VALIDATION_FAILED", "Idempotency-Key"]);
+  }
+  const pub = await postSession(service, form.slug, sessionBody(), { "idempotency-key": "nope" });
+  assert.equal(pub.status, 400);
+  await pub.body?.cancel();
+  assert.equal(await count("BadKey"), 0);
+});
+
+test("idempotency: same key, principal and route replays status, headers and body once", async () => {
+  const key = crypto.randomUUID();
+  const first = await create(key, "Replay");
+  assert.equal(first.status, 201);
+  assert.equal(first.headers.get("idempotent-replayed"), null);
+  const original = await first.text();
+  const second = await create(key, "Replay");
+  assert.equal(second.status, 201);
+  assert.equal(second.headers.get("idempotent-replayed"), "true");
+  assert.equal(second.headers.get("content-type"), first.headers.get("content-type"));
+  assert.equal(await second.text(), original);
+  assert.equal(await count("Replay"), 1, "no second side effect");
+  const without = await create(null, "Replay");
+  assert.equal(without.status, 201, "without a key every request runs");
+  await without.body?.cancel();
+  assert.equal(await count("Replay"), 2);
+});
+
+test("idempotency: public creating POSTs replay without a second session or event", async () => {
+  const key = crypto.randomUUID();
+  const payload = sessionBody();
+  const a = await postSession(service, form.slug, payload, { "idempotency-key": key });
+  const b = await postSession(service, form.slug, payload, { "idempotency-key": key });
+  assert.equal(a.status, 201);
+  assert.equal(b.status, 201);
+  assert.equal(b.headers.get("idempotent-replayed"), "true");
+  const [ida, idb] = [await body<{ sessionId: number }>(a), await body<{ sessionId: number }>(b)];
+  assert.equal(ida.sessionId, idb.sessionId);
+  const sessions = await service.db.sql`select 1 from sessions where questionnaire_id = ${form.id}`;
+  assert.equal(sessions.length, 1);
+  const answerKey = crypto.randomUUID();
+  const q = form.questions[0];
+  const r1 = await answer(service, form.slug, ida.sessionId, q.id, "hi", {
+    "idempotency-key": answerKey,
+  });
+  const r2 = await answer(service, form.slug, ida.sessionId, q.id, "hi", {
+    "idempotency-key": answerKey,
+  });
+  assert.equal(r1.status, 201);
+  assert.equal(r2.status, 201, "a retried answer is replayed, not a 409 duplicate");
+  assert.equal(r2.headers.get("idempotent-replayed"), "true");
+  assert.deepEqual(await body(r2), await body(r1));
+  const events = await service.db.sql`
+    select type from outbox_events where (data->>'session_id')::bigint = ${ida.sessionId}`;
+  assert.deepEqual(events.map((e) => e.type).sort(), ["answer.submitted", "session.started"]);
+});
+
+test("idempotency: the same key with another body is 422 (field Idempotency-Key)", async () => {
+  const key = crypto.randomUUID();
+  await create(key, "BodyA").then((r) => r.body?.cancel());
+  const res = await create(key, "BodyB");
+  assert.equal(res.status, 422);
+  const data = await body<{ error: { code: string; field: string } }>(res);
+  assert.deepEqual([data.error.code, data.error.field], ["UNPROCESSABLE", "Idempotency-Key"]);
+  assert.equal(await count("BodyB"), 0);
+});
+
+test("idempotency: keys are scoped by principal and route", async () => {
+  const key = crypto.randomUUID();
+  const other = await registerUser(service);
+  const mine = await create(key, "Scoped");
+  const theirs = await create(key, "Scoped", other);
+  assert.equal(mine.status, 201);
+  assert.equal(theirs.status, 201);
+  assert.equal(theirs.headers.get("idempotent-replayed"), null, "another principal runs anew");
+  await mine.body?.cancel();
+  await theirs.body?.cancel();
+  assert.equal(await count("Scoped"), 2);
+  const session = await postSession(service, form.slug, sessionBody(), { "idempotency-key": key });
+  assert.equal(session.status, 201, "another route runs anew");
+  assert.equal(session.headers.get("idempotent-replayed"), null);
+  await session.body?.cancel();
+});
+
+test("idempotency: a key is remembered for 24 hours", async () => {
+  const key = crypto.randomUUID();
+  await create(key, "Window").then((r) => r.body?.cancel());
+  service.clock.advance(23 * 3600 * 1000);
+  try {
+    const within = await create(key, "Window");
+    assert.equal(within.headers.get("idempotent-replayed"), "true");
+    await within.body?.cancel();
+    service.clock.advance(2 * 3600 * 1000);
+    const after = await create(key, "Window");
+    assert.equal(after.status, 201);
+    assert.equal(after.headers.get("idempotent-replayed"), null);
+    await after.body?.cancel();
+    assert.equal(await count("Window"), 2);
+  } finally {
+    service.clock.set(new Date());
+  }
+});
+
+test("idempotency: a 4xx answer is stored and replayed", async () => {
+  const sid = await startSession(service, form.slug);
+  const key = crypto.randomUUID();
+  const bad = await answer(service, form.slug, sid, form.questions[1].id, "9", {
+    "idempotency-key": key,
+  });
+  assert.equal(bad.status, 400);
+  const again = await answer(service, form.slug, sid, form.questions[1].id, "9", {
+    "idempotency-key": key,
+  });
+  assert.equal(again.status, 400);
+  assert.equal(again.headers.get("idempotent-replayed"), "true");
+  const replayed = await body<{ error: { trace_id: string } }>(again);
+  assert.deepEqual(replayed, await body(bad));
+  assert.equal(again.headers.get("x-trace-id"), replayed.error.trace_id, "header and body agree");
+});
+
+test("idempotency: while the first request is still running, a repeat is 409", async () => {
+  const key = crypto.randomUUID();
+  const payload = sessionBody({ name: "InFlight" });
+  // The claim row of a first request that has not finished (status null), as another
+  // instance would hold it; the digest is that of the parsed body, in schema order.
+  const parsed = { name: payload.name, email: payload.email, loaded_at: payload.loaded_at };
+  const digest = Array.from(
+    new Uint8Array(
+      await crypto.subtle.digest("SHA-256", new TextEncoder().encode(JSON.stringify(parsed))),
+    ),
+    (b) => b.toString(16).padStart(2, "0"),
+  ).join("");
+  await service.db.sql`
+    insert into idempotency_keys (principal, route, key, request_hash, created_at)
+    values ('public', ${`POST /api/v1/public/q/${form.slug}/sessions`}, ${key}, ${digest},
+            ${service.clock()})`;
+  const res = await postSession(service, form.slug, payload, { "idempotency-key": key });
+  assert.equal(res.status, 409);
+  const data = await body<{ error: { code: string; field: string } }>(res);
+  assert.deepEqual([data.error.code, data.error.field], ["CONFLICT", "Idempotency-Key"]);
+  const rows = await service.db.sql`select 1 from sessions where name = 'InFlight'`;
+  assert.equal(rows.length, 0);
+});
+
+test("idempotency: 50 concurrent POSTs with one key make one row and one event; others replay or 409", async () => {
+  const key = crypto.randomUUID();
+  const payload = JSON.stringify(sessionBody({ name: "Racer" }));
+  const responses = await Promise.all(
+    Array.from({ length: 50 }, () =>
+      service.fetch(`/api/v1/public/q/${form.slug}/sessions`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "idempotency-key": key },
+        body: payload,
+      }).then(async (res) => ({
+        status: res.status,
+        replayed: res.headers.get("idempotent-replayed"),
+        data: await body<{ sessionId?: number; error?: { code: string } }>(res),
+      }))),
+  );
+  const originals = responses.filter((r) => r.status === 201 && r.replayed === null);
+  const replays = responses.filter((r) => r.status === 201 && r.replayed === "true");
+  const conflicts = responses.filter((r) => r.status === 409);
+  assert.equal(originals.length, 1, JSON.stringify(responses.map((r) => r.status)));
+  assert.equal(originals.length + replays.length + conflicts.length, 50);
+  for (const r of replays) assert.equal(r.data.sessionId, originals[0].data.sessionId);
+  for (const r of conflicts) assert.equal(r.data.error?.code, "CONFLICT");
+  const rows = await service.db.sql`select id from sessions where name = 'Racer'`;
+  assert.equal(rows.length, 1);
+  const events = await service.db.sql`
+    select 1 from outbox_events where type = 'session.started' and data->'respondent'->>'name' = 'Racer'`;
+  assert.equal(events.length, 1);
+});
+
+test("idempotency: two instances on one PostgreSQL database agree on a key", async () => {
+  const database = await freshDatabase(PG_FALLBACK_URL);
+  const instance = async () => {
+    const env = {
+      PORT: "0",
+      HOST: "127.0.0.1",
+      DATABASE_URL: database.url!,
+      RATE_LIMIT_PUBLIC_PER_MINUTE: "100000",
+    };
+    const db = await openDb({ databaseUrl: database.url, dataDir: "memory://", poolMax: 4 });
+    return await startService({ config: loadConfig(env), db, log: () => {}, startWorkers: false });
+  };
+  const a = await instance();
+  const b = await instance();
+  try {
+    const as = {
+      ...service,
+      fetch: (path: string, init?: RequestInit) => fetch(a.url + path, init),
+    };
+    const owner = await registerUser(as);
+    const q = await publishedQuestionnaire(as, owner);
+    const key = crypto.randomUUID();
+    const payload = JSON.stringify(sessionBody({ name: "Twin" }));
+    const results = await Promise.all(
+      Array.from(
+        { length: 20 },
+        (_, i) =>
+          fetch(`${i % 2 ? a.url : b.url}/api/v1/public/q/${q.slug}/sessions`, {
+            method: "POST",
+            headers: { "content-type": "application/json", "idempotency-key": key },
+            body: payload,
+          }).then(async (res) => ({ status: res.status, text: await res.text() })),
+      ),
+    );
+    const created = results.filter((r) => r.status === 201);
+    assert.ok(created.length >= 1);
+    assert.equal(new Set(created.map((r) => r.text)).size, 1, "one original answer");
+    assert.ok(results.every((r) => r.status === 201 || r.status === 409));
+    const replay = await fetch(`${b.url}/api/v1/public/q/${q.slug}/sessions`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "idempotency-key": key },
+      body: payload,
+    });
+    assert.equal(replay.headers.get("idempotent-replayed"), "true");
+    assert.equal(await replay.text(), created[0].text);
+    const rows = await a.app.db.sql`select 1 from sessions where name = 'Twin'`;
+    assert.equal(rows.length, 1);
+  } finally {
+    await a.shutdown();
+    await b.shutdown();
+    await database.drop();
+  }
+});
+
+test("idempotency: a crash after the handler's commit never makes a second session or answer", async () => {
+  // The crash is simulated between the handler's commit and the answer leaving the service:
+  // the client sees a failure and retries. The key's record committed with the handler's
+  // writes, so the retry replays the first answer instead of running again.
+  const crash = () => {
+    throw new Error("simulated crash after the handler's commit");
+  };
+  const key = crypto.randomUUID();
+  const payload = sessionBody({ name: "Crashed" });
+  service.app.faults = { afterIdempotentHandler: crash };
+  let first: Response;
+  try {
+    first = await postSession(service, form.slug, payload, { "idempotency-key": key });
+  } finally {
+    service.app.faults = undefined;
+  }
+  assert.equal(first.status, 500);
+  await first.body?.cancel();
+  const retry = await postSession(service, form.slug, payload, { "idempotency-key": key });
+  assert.equal(retry.status, 201);
+  assert.equal(retry.headers.get("idempotent-replayed"), "true");
+  const { sessionId } = await body<{ sessionId: number }>(retry);
+  const rows = await service.db.sql<{ id: number }>`
+    select id from sessions where name = 'Crashed'`;
+  assert.deepEqual(rows.map((r) => Number(r.id)), [sessionId]);
+  const started = await service.db.sql`
+    select 1 from outbox_events where type = 'session.started'
+      and data->'respondent'->>'name' = 'Crashed'`;
+  assert.equal(started.length, 1);
+
+  const answerKey = crypto.randomUUID();
+  const q = form.questions[0];
+  service.app.faults = { afterIdempotentHandler: crash };
+  let lost: Response;
+  try {
+    lost = await answer(service, form.slug, sessionId, q.id, "once", {
+      "idempotency-key": answerKey,
+    });
+  } finally {
+    service.app.faults = undefined;
+  }
+  assert.equal(lost.status, 500);
+  await lost.body?.cancel();
+  const again = await answer(service, form.slug, sessionId, q.id, "once", {
+    "idempotency-key": answerKey,
+  });
+  assert.equal(again.status, 201, "the retry replays the committed answer");
+  assert.equal(again.headers.get("idempotent-replayed"), "true");
+  const answers = await service.db.sql`select 1 from answers where session_id = ${sessionId}`;
+  assert.equal(answers.length, 1);
+
+  // An authenticated creating POST (a claim, then its answer stored in the handler's
+  // transaction) replays too.
+  const createKey = crypto.randomUUID();
+  service.app.faults = { afterIdempotentHandler: crash };
+  let created: Response;
+  try {
+    created = await create(createKey, "CrashedQ");
+  } finally {
+    service.app.faults = undefined;
+  }
+  assert.equal(created.status, 500);
+  await created.body?.cancel();
+  const retried = await create(createKey, "CrashedQ");
+  assert.equal(retried.status, 201);
+  assert.equal(retried.headers.get("idempotent-replayed"), "true");
+  await retried.body?.cancel();
+  assert.equal(await count("CrashedQ"), 1, "never a second questionnaire");
+});
+
+// Register and token creation answer a credential: their records keep it sealed (AES-GCM) and
+// their requests as a keyed digest, and a replay still answers it as it was first sent.
+
+function register(key: string | null, payload: Record<string, string>) {
+  return service.fetch("/api/v1/auth/register", {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(key ? { "idempotency-key": key } : {}) },
+    body: JSON.stringify(payload),
+  });
+}
+
+function newToken(key: string | null, name: string, who = user) {
+  return service.fetch("/api/v1/auth/tokens", {
+    method: "POST",
+    headers: who.headers(key ? { "idempotency-key": key } : {}),
+    body: JSON.stringify({ name }),
+  });
+}
+
+function account(tag: string) {
+  const email = `${tag}-${crypto.randomUUID().slice(0, 8)}@example.com`;
+  return { email, password: `pw-${crypto.randomUUID()}`, name: tag };
+}
+
+async function users(email: string) {
+  const [row] = await service.db.sql<{ n: number }>`
+    select count(*)::int as n from users where email = ${email}`;
+  return row.n;
+}
+
+async function tokens(name: string) {
+  const [row] = await service.db.sql<{ n: number }>`
+    select count(*)::int as n from auth_tokens where name = ${name} and kind = 'api'`;
+  return row.n;
+}
+
+async function record(route: string, key: string) {
+  const [row] = await service.db.sql<
+    { request_hash: string; headers: [string, string][]; body: string | null }
+  >`select request_hash, headers, body from idempotency_keys where route = ${route} and key = ${key}`;
+  return row;
+}
+
+async function sha256Hex(text: string) {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+test("idempotency: a replayed register answers the same status, body and Set-Cookie and creates one user", async () => {
+  const key = crypto.randomUUID();
+  const payload = account("reg-replay");
+  const first = await register(key, payload);
+  assert.equal(first.status, 201);
+  assert.equal(first.headers.get("idempotent-replayed"), null);
+  const second = await register(key, payload);
+  assert.equal(second.status, 201);
+  assert.equal(second.headers.get("idempotent-replayed"), "true");
+  const cookie = first.headers.get("set-cookie");
+  assert.match(cookie ?? "", /^service_token=onda_s_/);
+  assert.equal(second.headers.get("set-cookie"), cookie);
+  assert.equal(await second.text(), await first.text());
+  assert.equal(await users(payload.email), 1, "no second user");
+  const [workspaces] = await service.db.sql<{ n: number }>`
+    select count(*)::int as n from memberships m join users u on u.id = m.user_id
+    where u.email = ${payload.email}`;
+  assert.equal(workspaces.n, 1, "no second workspace");
+  // The replayed cookie is the live session of the account.
+  const me = await service.fetch("/api/v1/workspace", {
+    headers: { cookie: cookieFrom(second) },
+  });
+  assert.equal(me.status, 200);
+  await me.body?.cancel();
+});
+
+test("idempotency: a replayed token creation answers the same token and creates one token row", async () => {
+  const key = crypto.randomUUID();
+  const first = await newToken(key, "replayed-token");
+  const second = await newToken(key, "replayed-token");
+  assert.equal(first.status, 201);
+  assert.equal(second.status, 201);
+  assert.equal(second.headers.get("idempotent-replayed"), "true");
+  const original = await body<{ id: string; token: string }>(first);
+  const replayed = await body<{ id: string; token: string }>(second);
+  assert.deepEqual(replayed, original);
+  assert.match(original.token, /^onda_pat_/);
+  assert.equal(await tokens("replayed-token"), 1, "no second token");
+  const works = await service.fetch("/api/v1/questionnaires", {
+    headers: { authorization: `Bearer ${replayed.token}` },
+  });
+  assert.equal(works.status, 200, "the replayed token is the live one");
+  await works.body?.cancel();
+});
+
+test("idempotency: the records of register and token creation hold no cookie, token or password in clear", async () => {
+  const regKey = crypto.randomUUID();
+  const payload = account("reg-sealed");
+  const registered = await register(regKey, payload);
+  assert.equal(registered.status, 201);
+  await registered.body?.cancel();
+  const sessionToken = cookieFrom(registered).slice("service_token=".length);
+  const tokenKey = crypto.randomUUID();
+  const made = await newToken(tokenKey, "sealed-token");
+  assert.equal(made.status, 201);
+  const { token } = await body<{ token: string }>(made);
+
+  const reg = await record("POST /api/v1/auth/register", regKey);
+  const tok = await record("POST /api/v1/auth/tokens", tokenKey);
+  const regText = JSON.stringify(reg);
+  assert.ok(!regText.includes(sessionToken), "no session token in the register record");
+  assert.ok(!regText.includes(payload.password), "no password in the register record");
+  const setCookie = reg.headers.find(([name]) => name === "set-cookie");
+  assert.match(setCookie?.[1] ?? "", /^sealed:v1:/, "the cookie is stored sealed");
+  assert.ok(!JSON.stringify(tok).includes(token), "no bearer token in the token record");
+  assert.match(JSON.parse(tok.body!).token, /^sealed:v1:/, "the token is stored sealed");
+  // The request digest is keyed: a plain SHA-256 of the body would let anyone holding the
+  // table test password guesses at SHA-256 speed.
+  const parsed = { email: payload.email, password: payload.password, name: payload.name };
+  assert.notEqual(reg.request_hash, await sha256Hex(JSON.stringify(parsed)));
+  assert.match(reg.request_hash, /^[0-9a-f]{64}$/);
+});
+
+test("idempotency: a sealed answer that no longer opens is 422, never a 500 or a second token", async () => {
+  const key = crypto.randomUUID();
+  const made = await newToken(key, "tampered-token");
+  assert.equal(made.status, 201);
+  await made.body?.cancel();
+  const stored = await record("POST /api/v1/auth/tokens", key);
+  const sealed: string = JSON.parse(stored.body!).token;
+  // A character in the middle: its six bits are all data (the last ones before the padding
+  // may carry bits that decoding ignores, so changing them could change nothing).
+  const at = Math.floor(sealed.length / 2);
+  const flipped = sealed.slice(0, at) + (sealed[at] === "A" ? "Q" : "A") + sealed.slice(at + 1);
+  await service.db.sql`
+    update idempotency_keys set body = ${stored.body!.replace(sealed, flipped)}
+     where route = 'POST /api/v1/auth/tokens' and key = ${key}`;
+  const [{ before }] = await service.db.sql<{ before: number }>`
+    select count(*)::int as before from auth_tokens`;
+  const again = await newToken(key, "tampered-token");
+  assert.equal(again.status, 422);
+  const data = await body<{ error: { field: string } }>(again);
+  assert.equal(data.error.field, "Idempotency-Key");
+  const [{ after }] = await service.db.sql<{ after: number }>`
+    select count(*)::int as after from auth_tokens`;
+  assert.equal(after, before, "no second token");
+});
+
+test("idempotency: register and token creation: another body is 422, a key that is not a UUID v4 is 400", async () => {
+  const key = crypto.randomUUID();
+  const payload = account("reg-other");
+  await register(key, payload).then((r) => r.body?.cancel());
+  const other = await register(key, { ...payload, password: "another password" });
+  assert.equal(other.status, 422);
+  const data = await body<{ error: { code: string; field: string } }>(other);
+  assert.deepEqual([data.error.code, data.error.field], ["UNPROCESSABLE", "Idempotency-Key"]);
+  const elsewhere = account("reg-other");
+  const renamed = await register(key, elsewhere);
+  assert.equal(renamed.status, 422);
+  await renamed.body?.cancel();
+  assert.equal(await users(elsewhere.email), 0);
+
+  const tokenKey = crypto.randomUUID();
+  await newToken(tokenKey, "token-a").then((r) => r.body?.cancel());
+  const tokenOther = await newToken(tokenKey, "token-b");
+  assert.equal(tokenOther.status, 422);
+  await tokenOther.body?.cancel();
+  assert.equal(await tokens("token-b"), 0);
+
+  for (const bad of ["abc", "00000000-0000-1000-8000-000000000000"]) {
+    const badRegister = account("reg-badkey");
+    const r = await register(bad, badRegister);
+    assert.equal(r.status, 400, bad);
+    const err = await body<{ error: { code: string; field: string } }>(r);
+    assert.deepEqual([err.error.code, err.error.field], ["VALIDATION_FAILED", "Idempotency-Key"]);
+    assert.equal(await users(badRegister.email), 0);
+    const t = await newToken(bad, "token-badkey");
+    assert.equal(t.status, 400, bad);
+    await t.body?.cancel();
+  }
+  assert.equal(await tokens("token-badkey"), 0);
+});
+
+test("idempotency: a crash after register's or token creation's commit: the retry replays, nothing twice", async () => {
+  const crash = () => {
+    throw new Error("simulated crash after the handler's commit");
+  };
+  const key = crypto.randomUUID();
+  const payload = account("reg-crash");
+  service.app.faults = { afterIdempotentHandler: crash };
+  let lost: Response;
+  try {
+    lost = await register(key, payload);
+  } finally {
+    service.app.faults = undefined;
+  }
+  assert.equal(lost.status, 500);
+  await lost.body?.cancel();
+  const retry = await register(key, payload);
+  assert.equal(retry.status, 201, "the account's answer committed with it");
+  assert.equal(retry.headers.get("idempotent-replayed"), "true");
+  await retry.body?.cancel();
+  assert.equal(await users(payload.email), 1);
+
+  const tokenKey = crypto.randomUUID();
+  service.app.faults = { afterIdempotentHandler: crash };
+  let lostToken: Response;
+  try {
+    lostToken = await newToken(tokenKey, "crash-token");
+  } finally {
+    service.app.faults = undefined;
+  }
+  assert.equal(lostToken.status, 500);
+  await lostToken.body?.cancel();
+  const again = await newToken(tokenKey, "crash-token");
+  assert.equal(again.status, 201);
+  assert.equal(again.headers.get("idempotent-replayed"), "true");
+  await again.body?.cancel();
+  assert.equal(await tokens("crash-token"), 1);
+});
+
+test("idempotency: a sealed record expires with its key: after 24 h it is neither replayed nor kept", async () => {
+  const key = crypto.randomUUID();
+  const first = await newToken(key, "expiring-token");
+  const { token } = await body<{ token: string }>(first);
+  service.clock.advance(24 * 3600 * 1000 + 1000);
+  try {
+    // Any sealed request clears expired records.
+    const other = await newToken(crypto.randomUUID(), "pruning-token");
+    assert.equal(other.status, 201);
+    await other.body?.cancel();
+    assert.equal(await record("POST /api/v1/auth/tokens", key), undefined, "record deleted");
+    const after = await newToken(key, "expiring-token");
+    assert.equal(after.status, 201);
+    assert.equal(after.headers.get("idempotent-replayed"), null);
+    assert.notEqual((await body<{ token: string }>(after)).token, token);
+    assert.equal(await tokens("expiring-token"), 2);
+  } finally {
+    service.clock.set(new Date());
+  }
+});
+
+test("idempotency: close the service", async () => {
+  await service.close();
+});

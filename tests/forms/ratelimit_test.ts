@@ -1,0 +1,78 @@
+// Forms rate limits (contract.md §3): per client address on public routes, per user on
+// authenticated routes; 429 RATE_LIMITED with Retry-After, reset by the rolling window.
+
+import assert from "node:assert/strict";
+import { body, startTestService, test } from "../_server.ts";
+import { registerUser } from "./_forms.ts";
+
+const service = await startTestService({
+  env: { RATE_LIMIT_PUBLIC_PER_MINUTE: "5", RATE_LIMIT_USER_PER_MINUTE: "4", TRUST_PROXY: "1" },
+});
+
+test("ratelimit: public routes allow RATE_LIMIT_PUBLIC_PER_MINUTE per address, then 429 with Retry-After", async () => {
+  const from = (address: string) =>
+    service.fetch("/api/v1/public/q/nothing-here", { headers: { "x-forwarded-for": address } });
+  for (let i = 0; i < 5; i++) {
+    const res = await from("198.51.100.10");
+    assert.equal(res.status, 404);
+    await res.body?.cancel();
+  }
+  const limited = await from("198.51.100.10");
+  assert.equal(limited.status, 429);
+  assert.ok(Number(limited.headers.get("retry-after")) >= 1);
+  assert.equal((await body<{ error: { code: string } }>(limited)).error.code, "RATE_LIMITED");
+  assert.equal(limited.headers.get("access-control-allow-origin"), "*");
+  const other = await from("198.51.100.11");
+  assert.equal(other.status, 404, "another address has its own budget");
+  await other.body?.cancel();
+  service.clock.advance(61_000);
+  const later = await from("198.51.100.10");
+  assert.equal(later.status, 404, "the window rolls on");
+  await later.body?.cancel();
+});
+
+test("ratelimit: authenticated routes allow RATE_LIMIT_USER_PER_MINUTE per user, then 429", async () => {
+  const user = await registerUser(service, { bearer: true }); // the token call counts once
+  const call = () =>
+    service.fetch("/api/v1/workspace", { headers: { authorization: `Bearer ${user.token}` } });
+  for (let i = 0; i < 3; i++) {
+    const res = await call();
+    assert.equal(res.status, 200);
+    await res.body?.cancel();
+  }
+  const limited = await call();
+  assert.equal(limited.status, 429);
+  assert.ok(Number(limited.headers.get("retry-after")) >= 1);
+  assert.equal((await body<{ error: { code: string } }>(limited)).error.code, "RATE_LIMITED");
+  const cookie = await service.fetch("/api/v1/workspace", { headers: user.headers() });
+  assert.equal(cookie.status, 429, "counted per user, whatever the credential");
+  await cookie.body?.cancel();
+  const other = await registerUser(service);
+  const fresh = await service.fetch("/api/v1/workspace", { headers: other.headers() });
+  assert.equal(fresh.status, 200);
+  await fresh.body?.cancel();
+});
+
+test("ratelimit: a 429 to an allowed origin keeps the workspace CORS headers", async () => {
+  const user = await registerUser(service);
+  const origin = "https://limited.example";
+  const patch = await service.fetch("/api/v1/workspace", {
+    method: "PATCH",
+    headers: user.headers(),
+    body: JSON.stringify({ allowed_origins: [origin] }),
+  });
+  assert.equal(patch.status, 200);
+  await patch.body?.cancel();
+  let res: Response;
+  do {
+    res = await service.fetch("/api/v1/workspace", { headers: user.headers({ origin }) });
+    await res.body?.cancel();
+  } while (res.status === 200);
+  assert.equal(res.status, 429);
+  assert.equal(res.headers.get("access-control-allow-origin"), origin);
+  assert.match(res.headers.get("vary") ?? "", /Origin/);
+});
+
+test("ratelimit: close the service", async () => {
+  await service.close();
+});

@@ -1,0 +1,259 @@
+// Webhook retries: failed attempts (5xx, timeout, 429/503 with Retry-After, redirect) are retried
+// on the WEBHOOK_RETRY_DELAYS schedule, the log shows every attempt, the last failure is
+// final, and 410 disables the webhook. Short delays (0.2 s, 0.4 s) and a 0.3 s attempt
+// timeout keep the file fast; the worker is the real one, started here with that timeout.
+
+import assert from "node:assert/strict";
+import { startSession } from "../forms/_forms.ts";
+import { body, startTestService, test } from "../_server.ts";
+import { type DeliveryLog, deliveryLog, hookedWorkspace, startReceiver } from "./_webhooks.ts";
+import {
+  createWebhookWorker,
+  retryAfterSeconds,
+  retryDelaySeconds,
+} from "../../lib/webhooks/worker.ts";
+import { loadConfig } from "../../lib/config.ts";
+
+const service = await startTestService({ env: { WEBHOOK_RETRY_DELAYS: "0.2,0.4" } });
+const stopWorker = new AbortController();
+const worker = createWebhookWorker({ timeoutMs: 300 })(service.app, stopWorker.signal);
+
+type Hooked = Awaited<ReturnType<typeof hookedWorkspace>>;
+
+async function waitForLog(hooked: Hooked, check: (log: DeliveryLog[]) => boolean) {
+  const deadline = performance.now() + 10_000;
+  for (;;) {
+    const log = await deliveryLog(service, hooked);
+    if (check(log)) return log;
+    if (performance.now() > deadline) throw new Error(`log never matched: ${JSON.stringify(log)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const gaps = (times: number[]) => times.slice(1).map((t, i) => (t - times[i]) / 1000);
+
+/**
+ * One event to a receiver that gives `first` to the first attempt and 204 to the next: the
+ * response codes of the delivery's log, and the seconds between the two attempts.
+ */
+async function firstRetry(first: () => Response) {
+  const receiver = startReceiver((_, n) => n === 1 ? first() : new Response(null, { status: 204 }));
+  try {
+    const hooked = await hookedWorkspace(service, receiver.url, ["session.started"]);
+    await startSession(service, hooked.form.slug);
+    const [delivery] = await waitForLog(hooked, (log) => log[0]?.status === "succeeded");
+    const [gap] = gaps(receiver.received.map((r) => r.at));
+    return { codes: delivery.attempt_log.map((a) => a.response_code), gap };
+  } finally {
+    await receiver.close();
+  }
+}
+
+test("retry: 500s are retried on schedule with the same event id and body; the log shows every attempt", async () => {
+  const receiver = startReceiver((_, n) => new Response(null, { status: n <= 2 ? 500 : 204 }));
+  try {
+    const hooked = await hookedWorkspace(service, receiver.url, ["session.started"]);
+    await startSession(service, hooked.form.slug);
+    const [delivery] = await waitForLog(hooked, (log) => log[0]?.status === "succeeded");
+    assert.equal(delivery.attempts, 3);
+    assert.deepEqual(delivery.attempt_log.map((a) => [a.attempt, a.response_code]), [
+      [1, 500],
+      [2, 500],
+      [3, 204],
+    ]);
+    assert.equal(delivery.attempt_log[0].error, "The receiver answered HTTP 500.");
+    assert.equal(delivery.next_attempt_at, null);
+    assert.equal(receiver.received.length, 3);
+    // Schedule 0.2 s then 0.4 s, ±10 % jitter, plus at most a poll interval and overhead.
+    const [first, second] = gaps(receiver.received.map((r) => r.at));
+    assert.ok(first >= 0.18 && first < 1.5, `first retry after ${first} s`);
+    assert.ok(second >= 0.36 && second < 2, `second retry after ${second} s`);
+    for (const header of ["webhook-id", "x-service-delivery"]) {
+      assert.equal(new Set(receiver.received.map((r) => r.headers.get(header))).size, 1, header);
+    }
+    assert.equal(new Set(receiver.received.map((r) => r.body)).size, 1);
+    assert.equal(receiver.received[0].json.id, delivery.event_id);
+  } finally {
+    await receiver.close();
+  }
+});
+
+test("retry: an attempt that times out fails and is retried", async () => {
+  const receiver = startReceiver(async (_, n) => {
+    if (n === 1) await new Promise((r) => setTimeout(r, 1500));
+    return new Response(null, { status: 204 });
+  });
+  try {
+    const hooked = await hookedWorkspace(service, receiver.url, ["session.started"]);
+    await startSession(service, hooked.form.slug);
+    const [delivery] = await waitForLog(hooked, (log) => log[0]?.status === "succeeded");
+    assert.equal(delivery.attempts, 2);
+    assert.deepEqual(delivery.attempt_log.map((a) => [a.response_code, a.error]), [
+      [null, "No answer within 0.3 s."],
+      [204, null],
+    ]);
+  } finally {
+    await receiver.close();
+  }
+});
+
+test("retry: 429 with Retry-After waits at least that long, beyond the schedule", async () => {
+  const { codes, gap } = await firstRetry(() =>
+    new Response(null, { status: 429, headers: { "retry-after": "1" } })
+  );
+  assert.deepEqual(codes, [429, 204]);
+  // The schedule alone would retry after about 0.2 s.
+  assert.ok(gap >= 1, `retried after ${gap} s`);
+});
+
+test("retry: 503 with Retry-After in seconds waits at least that long, beyond the schedule", async () => {
+  const receiver = startReceiver((_, n) =>
+    n === 1
+      ? new Response(null, { status: 503, headers: { "retry-after": "1" } })
+      : new Response(null, { status: 204 })
+  );
+  try {
+    const hooked = await hookedWorkspace(service, receiver.url, ["session.started"]);
+    await startSession(service, hooked.form.slug);
+    const [pending] = await waitForLog(hooked, (log) => log[0]?.attempts === 1);
+    const planned = Date.parse(pending.next_attempt_at!) -
+      Date.parse(pending.attempt_log[0].started_at);
+    assert.ok(planned >= 1000, `next attempt planned ${planned} ms after the first`);
+    const [delivery] = await waitForLog(hooked, (log) => log[0]?.status === "succeeded");
+    assert.deepEqual(delivery.attempt_log.map((a) => a.response_code), [503, 204]);
+    const [gap] = gaps(receiver.received.map((r) => r.at));
+    // The schedule alone would retry after about 0.2 s.
+    assert.ok(gap >= 1, `retried after ${gap} s`);
+  } finally {
+    await receiver.close();
+  }
+});
+
+test("retry: 503 with Retry-After as an HTTP date waits until that date", async () => {
+  // HTTP dates have whole seconds: this one is 1.5 to 2.5 s after the first attempt.
+  let until = "";
+  const receiver = startReceiver((_, n) => {
+    if (n > 1) return new Response(null, { status: 204 });
+    until = new Date(Date.now() + 2500).toUTCString();
+    return new Response(null, { status: 503, headers: { "retry-after": until } });
+  });
+  try {
+    const hooked = await hookedWorkspace(service, receiver.url, ["session.started"]);
+    await startSession(service, hooked.form.slug);
+    await waitForLog(hooked, (log) => log[0]?.status === "succeeded");
+    const second = performance.timeOrigin + receiver.received[1].at;
+    assert.ok(second >= Date.parse(until), `retried ${Date.parse(until) - second} ms early`);
+  } finally {
+    await receiver.close();
+  }
+});
+
+test("retry: a Retry-After sooner than the schedule does not bring the retry forward", async () => {
+  const { gap } = await firstRetry(() =>
+    new Response(null, { status: 503, headers: { "retry-after": "0" } })
+  );
+  assert.ok(gap >= 0.18, `retried after ${gap} s, before the 0.2 s (-10 %) of the schedule`);
+});
+
+test("retry: Retry-After on a status other than 429/503 is not honoured; the schedule applies", async () => {
+  const { gap } = await firstRetry(() =>
+    new Response(null, { status: 500, headers: { "retry-after": "5" } })
+  );
+  assert.ok(gap >= 0.18 && gap < 3, `retried after ${gap} s`);
+});
+
+test("retry: after the last scheduled attempt the delivery is failed and stays in the log", async () => {
+  const receiver = startReceiver(() => new Response("nope", { status: 503 }));
+  try {
+    const hooked = await hookedWorkspace(service, receiver.url, ["session.started"]);
+    await startSession(service, hooked.form.slug);
+    await waitForLog(hooked, (log) => log[0]?.status === "failed");
+    await new Promise((r) => setTimeout(r, 700));
+    const [delivery] = await deliveryLog(service, hooked);
+    assert.equal(delivery.status, "failed");
+    assert.equal(delivery.attempts, 3);
+    assert.equal(delivery.attempt_log.length, 3);
+    assert.equal(delivery.last_response_code, 503);
+    assert.equal(delivery.next_attempt_at, null);
+    assert.equal(receiver.received.length, 3);
+  } finally {
+    await receiver.close();
+  }
+});
+
+test("retry: a redirect is a failed attempt and is not followed", async () => {
+  const elsewhere = startReceiver();
+  const receiver = startReceiver((_, n) =>
+    n === 1
+      ? new Response(null, { status: 302, headers: { location: elsewhere.url } })
+      : new Response(null, { status: 204 })
+  );
+  try {
+    const hooked = await hookedWorkspace(service, receiver.url, ["session.started"]);
+    await startSession(service, hooked.form.slug);
+    const [delivery] = await waitForLog(hooked, (log) => log[0]?.status === "succeeded");
+    assert.deepEqual(delivery.attempt_log.map((a) => a.response_code), [302, 204]);
+    assert.match(delivery.attempt_log[0].error!, /redirect/);
+    assert.equal(elsewhere.received.length, 0);
+  } finally {
+    await receiver.close();
+    await elsewhere.close();
+  }
+});
+
+test("retry: 410 Gone disables the webhook; nothing more is sent to it", async () => {
+  const receiver = startReceiver(() => new Response(null, { status: 410 }));
+  try {
+    const hooked = await hookedWorkspace(service, receiver.url, ["session.started"]);
+    await startSession(service, hooked.form.slug);
+    const [delivery] = await waitForLog(hooked, (log) => log[0]?.status === "failed");
+    assert.equal(delivery.attempts, 1);
+    assert.equal(delivery.last_response_code, 410);
+    const list = await body<{ data: { id: string; status: string; disabled_reason: string }[] }>(
+      await service.fetch("/api/v1/webhooks", { headers: hooked.user.headers() }),
+    );
+    assert.equal(list.data[0].status, "disabled");
+    assert.match(list.data[0].disabled_reason, /410/);
+
+    await startSession(service, hooked.form.slug);
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(receiver.received.length, 1);
+    assert.equal((await deliveryLog(service, hooked)).length, 1);
+    for (const path of ["test", `deliveries/${delivery.id}/retry`]) {
+      const res = await service.fetch(`/api/v1/webhooks/${hooked.webhook.id}/${path}`, {
+        method: "POST",
+        headers: hooked.user.headers(),
+      });
+      assert.equal(res.status, 409, path);
+      await res.body?.cancel();
+    }
+  } finally {
+    await receiver.close();
+  }
+});
+
+test("retry: the default schedule is contract.md's, each delay with ±10 % jitter", () => {
+  const delays = loadConfig({}).webhookRetryDelays;
+  assert.deepEqual(delays, [5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400]);
+  assert.equal(retryDelaySeconds(1, delays, () => 0), 4.5);
+  assert.equal(retryDelaySeconds(1, delays, () => 1), 5.5);
+  assert.equal(retryDelaySeconds(9, delays, () => 0.5), 86400);
+  assert.equal(retryDelaySeconds(10, delays, () => 0.5), null);
+  assert.deepEqual(loadConfig({ WEBHOOK_RETRY_DELAYS: "0.2,0.4" }).webhookRetryDelays, [0.2, 0.4]);
+});
+
+test("retry: Retry-After is read as seconds or as an HTTP date, at most 24 h", () => {
+  const now = new Date("2026-11-20T08:00:00Z");
+  assert.equal(retryAfterSeconds("120", now), 120);
+  assert.equal(retryAfterSeconds("Fri, 20 Nov 2026 08:01:30 GMT", now), 90);
+  assert.equal(retryAfterSeconds("Fri, 20 Nov 2026 07:00:00 GMT", now), 0);
+  assert.equal(retryAfterSeconds("9999999", now), 86_400);
+  assert.equal(retryAfterSeconds("soon", now), null);
+  assert.equal(retryAfterSeconds(null, now), null);
+});
+
+test("retry: close", async () => {
+  stopWorker.abort();
+  await worker;
+  await service.close();
+});
