@@ -15,16 +15,22 @@ export type ErrorCode =
   | "DEGRADED"
   | "UNAVAILABLE";
 
-/** Thrown anywhere a request must fail; `headers` travel with the error response (Allow, Retry-After). */
+export interface ApiErrorOptions {
+  message: string;
+  /** The request field at fault (`query.from`, `body.email`), or none. */
+  field?: string | null;
+  /** Headers that travel with the error response (Allow, Retry-After). */
+  headers?: Record<string, string>;
+}
+
+/** Thrown anywhere a request must fail; turned into the envelope by lib/http/app.ts alone. */
 export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: ErrorCode,
-    message: string,
-    readonly field: string | null = null,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
+  readonly field: string | null;
+  readonly headers: Record<string, string>;
+  constructor(readonly status: number, readonly code: ErrorCode, options: ApiErrorOptions) {
+    super(options.message);
+    this.field = options.field ?? null;
+    this.headers = options.headers ?? {};
   }
 }
 
@@ -49,5 +55,7 @@ export function errorBody(err: ApiError, traceId: string) {
 export function toApiError(err: unknown, unavailable: ApiError): ApiError {
   if (err instanceof ApiError) return err;
   if (err instanceof DatabaseUnavailable) return unavailable;
-  return new ApiError(500, "INTERNAL", "Internal error; retry with exponential backoff.");
+  return new ApiError(500, "INTERNAL", {
+    message: "Internal error; retry with exponential backoff.",
+  });
 }

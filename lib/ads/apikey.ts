@@ -85,8 +85,11 @@ interface KeyRow {
 }
 
 function unauthenticated(message: string): ApiError {
-  return new ApiError(401, "UNAUTHENTICATED", message, null, {
-    "WWW-Authenticate": 'Bearer realm="ads"',
+  return new ApiError(401, "UNAUTHENTICATED", {
+    message: message,
+    headers: {
+      "WWW-Authenticate": 'Bearer realm="ads"',
+    },
   });
 }
 
@@ -162,16 +165,16 @@ async function authenticate(
   ctx.headers.set("RateLimit", `"per-key";r=${limit.remaining};t=${secondsToReset}`);
 
   if (permission && !row.permissions.includes(permission)) {
-    throw new ApiError(403, "FORBIDDEN", `This API key lacks the ${permission} permission.`);
+    throw new ApiError(403, "FORBIDDEN", {
+      message: `This API key lacks the ${permission} permission.`,
+    });
   }
   if (!limit.allowed) {
-    throw new ApiError(
-      429,
-      "RATE_LIMITED",
-      `At most ${limit.limit} requests per minute per key; retry after Retry-After seconds.`,
-      null,
-      { "Retry-After": String(limit.retryAfter) },
-    );
+    throw new ApiError(429, "RATE_LIMITED", {
+      message:
+        `At most ${limit.limit} requests per minute per key; retry after Retry-After seconds.`,
+      headers: { "Retry-After": String(limit.retryAfter) },
+    });
   }
   return {
     key: { id: row.id, prefix: row.prefix, label: row.label, created_at: row.created_at },

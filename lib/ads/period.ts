@@ -13,7 +13,7 @@ export const MAX_PERIOD_DAYS = 31;
 export const DAY_MS = 86_400_000;
 
 function unprocessable(field: string, message: string): ApiError {
-  return new ApiError(422, "UNPROCESSABLE", message, field);
+  return new ApiError(422, "UNPROCESSABLE", { message: message, field });
 }
 
 /**

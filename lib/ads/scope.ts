@@ -68,17 +68,18 @@ function scopeOf(
   let stations = principal.stations;
   if (stationId !== undefined) {
     if (!stations.includes(stationId)) {
-      throw new ApiError(
-        404,
-        "NOT_FOUND",
-        "No such station in this account's scope.",
-        "station_id",
-      );
+      throw new ApiError(404, "NOT_FOUND", {
+        message: "No such station in this account's scope.",
+        field: "station_id",
+      });
     }
     stations = [stationId];
   }
   if (brandId !== undefined && !principal.brandFilterGranted) {
-    throw new ApiError(404, "NOT_FOUND", "No such brand in this account's scope.", "brand_id");
+    throw new ApiError(404, "NOT_FOUND", {
+      message: "No such brand in this account's scope.",
+      field: "brand_id",
+    });
   }
   return {
     requested,

@@ -96,13 +96,10 @@ export function enforceLimit(ctx: RequestContext, result: LimitResult, what: str
   ctx.headers.set("X-RateLimit-Remaining", String(result.remaining));
   ctx.headers.set("X-RateLimit-Reset", String(result.resetAt));
   if (!result.allowed) {
-    throw new ApiError(
-      429,
-      "RATE_LIMITED",
-      `Too many requests ${what}; retry after Retry-After seconds.`,
-      null,
-      { "Retry-After": String(result.retryAfter) },
-    );
+    throw new ApiError(429, "RATE_LIMITED", {
+      message: `Too many requests ${what}; retry after Retry-After seconds.`,
+      headers: { "Retry-After": String(result.retryAfter) },
+    });
   }
 }
 
@@ -145,15 +142,16 @@ async function authenticateUser(ctx: RequestContext, minRole: Role): Promise<Use
   const { app, req } = ctx;
   const found = credential(req);
   if (!found) {
-    throw new ApiError(
-      401,
-      "UNAUTHENTICATED",
-      "Sign in: send the service_token cookie or a bearer token.",
-    );
+    throw new ApiError(401, "UNAUTHENTICATED", {
+      message: "Sign in: send the service_token cookie or a bearer token.",
+    });
   }
   const wanted = req.headers.get("x-workspace-id");
   if (wanted !== null && !UUID.test(wanted)) {
-    throw new ApiError(404, "NOT_FOUND", "No such workspace.", "X-Workspace-Id");
+    throw new ApiError(404, "NOT_FOUND", {
+      message: "No such workspace.",
+      field: "X-Workspace-Id",
+    });
   }
   const [row] = await app.db.sql<TokenRow>`
         select t.id as token_id, t.user_id, m.workspace_id, m.role, w.allowed_origins
@@ -168,11 +166,9 @@ async function authenticateUser(ctx: RequestContext, minRole: Role): Promise<Use
         where t.digest = ${tokenDigest(found.token)} and t.revoked_at is null
           and (t.expires_at is null or t.expires_at > ${app.clock()})`;
   if (!row) {
-    throw new ApiError(
-      401,
-      "UNAUTHENTICATED",
-      "The token is invalid, revoked or expired; sign in again.",
-    );
+    throw new ApiError(401, "UNAUTHENTICATED", {
+      message: "The token is invalid, revoked or expired; sign in again.",
+    });
   }
   // A workspace's allowed origins vouch only for that workspace's resources. User-wide
   // routes (tokens, logout) trust the service's own origin alone: any admin can add a user
@@ -186,22 +182,18 @@ async function authenticateUser(ctx: RequestContext, minRole: Role): Promise<Use
     "for this user",
   );
   if (!row.workspace_id || !row.role) {
-    throw new ApiError(
-      404,
-      "NOT_FOUND",
-      "No such workspace.",
-      wanted ? "X-Workspace-Id" : null,
-    );
+    throw new ApiError(404, "NOT_FOUND", {
+      message: "No such workspace.",
+      field: wanted ? "X-Workspace-Id" : null,
+    });
   }
   if (found.viaCookie && !SAFE_METHODS.has(req.method)) {
     checkCsrf(req, app.config.publicBaseUrl, workspaceScoped ? allowedOrigins : []);
   }
   if (!roleAtLeast(row.role, minRole)) {
-    throw new ApiError(
-      403,
-      "FORBIDDEN",
-      `This needs the ${minRole} role or higher in this workspace.`,
-    );
+    throw new ApiError(403, "FORBIDDEN", {
+      message: `This needs the ${minRole} role or higher in this workspace.`,
+    });
   }
   return {
     userId: row.user_id,
@@ -223,12 +215,10 @@ function checkCsrf(req: Request, publicBaseUrl: string, allowedOrigins: string[]
   const origin = req.headers.get("origin");
   if (origin === null) return;
   if (origin === new URL(publicBaseUrl).origin || allowedOrigins.includes(origin)) return;
-  throw new ApiError(
-    403,
-    "FORBIDDEN",
-    "Cross-site request refused: the Origin is not allowed for this workspace.",
-    "Origin",
-  );
+  throw new ApiError(403, "FORBIDDEN", {
+    message: "Cross-site request refused: the Origin is not allowed for this workspace.",
+    field: "Origin",
+  });
 }
 
 /** Anyone, within the per-address limit of the public endpoints. */

@@ -48,13 +48,10 @@ export async function beginLoginAttempt(
       1,
       Math.ceil((oldest.getTime() + LOGIN_WINDOW_MS - now.getTime()) / 1000),
     );
-    throw new ApiError(
-      429,
-      "RATE_LIMITED",
-      "Too many failed logins; retry after Retry-After seconds.",
-      null,
-      { "Retry-After": String(seconds) },
-    );
+    throw new ApiError(429, "RATE_LIMITED", {
+      message: "Too many failed logins; retry after Retry-After seconds.",
+      headers: { "Retry-After": String(seconds) },
+    });
   }
   return attempt;
 }

@@ -48,12 +48,10 @@ const limitsOf = new WeakMap<Config, string>();
 
 /** The 422 of an answer over the workspace's monthly limit. */
 export function monthFull(plan: Plan, limit: number): ApiError {
-  return new ApiError(
-    422,
-    "UNPROCESSABLE",
-    `This workspace has used the ${limit} answers per month of its ${plan} plan.`,
-    "plan.answers_per_month",
-  );
+  return new ApiError(422, "UNPROCESSABLE", {
+    message: `This workspace has used the ${limit} answers per month of its ${plan} plan.`,
+    field: "plan.answers_per_month",
+  });
 }
 
 /** Answers counted this month. */

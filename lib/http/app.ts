@@ -107,11 +107,10 @@ export function createHandler(app: AppContext): Handler {
     let response: Response;
     try {
       if (successor && app.clock() > SUNSET) {
-        throw new ApiError(
-          404,
-          "NOT_FOUND",
-          "This unprefixed path was removed on 31 December 2026; use the /api/v1/ path in the Link header.",
-        );
+        throw new ApiError(404, "NOT_FOUND", {
+          message:
+            "This unprefixed path was removed on 31 December 2026; use the /api/v1/ path in the Link header.",
+        });
       }
       if (successor) {
         extra.set("Deprecation", "true");
@@ -132,13 +131,10 @@ export function createHandler(app: AppContext): Handler {
             const seconds = window.until
               ? Math.max(1, Math.ceil((window.until.getTime() - app.clock().getTime()) / 1000))
               : 300;
-            throw new ApiError(
-              503,
-              "DEGRADED",
-              "The service is in a maintenance window; retry after Retry-After seconds.",
-              null,
-              { "Retry-After": String(seconds) },
-            );
+            throw new ApiError(503, "DEGRADED", {
+              message: "The service is in a maintenance window; retry after Retry-After seconds.",
+              headers: { "Retry-After": String(seconds) },
+            });
           }
         }
         if (!match) {
@@ -151,15 +147,12 @@ export function createHandler(app: AppContext): Handler {
           } else if (allowed.length) {
             const methods: string[] = [...new Set(allowed.map((r) => r.method))];
             if (allowed.some((r) => r.cors)) methods.push("OPTIONS");
-            throw new ApiError(
-              405,
-              "METHOD_NOT_ALLOWED",
-              `Use ${methods.join(" or ")} on this path.`,
-              null,
-              { Allow: methods.join(", ") },
-            );
+            throw new ApiError(405, "METHOD_NOT_ALLOWED", {
+              message: `Use ${methods.join(" or ")} on this path.`,
+              headers: { Allow: methods.join(", ") },
+            });
           } else {
-            throw new ApiError(404, "NOT_FOUND", "No such resource.");
+            throw new ApiError(404, "NOT_FOUND", { message: "No such resource." });
           }
         } else {
           const ctx: RequestContext = {
@@ -178,14 +171,13 @@ export function createHandler(app: AppContext): Handler {
     } catch (err) {
       failure = err;
       const unavailable = route?.api === "ads"
-        ? new ApiError(
-          503,
-          "UNAVAILABLE",
-          "The data source is unavailable; retry after Retry-After seconds.",
-          null,
-          { "Retry-After": "5" },
-        )
-        : new ApiError(500, "INTERNAL", "Internal error; retry with exponential backoff.");
+        ? new ApiError(503, "UNAVAILABLE", {
+          message: "The data source is unavailable; retry after Retry-After seconds.",
+          headers: { "Retry-After": "5" },
+        })
+        : new ApiError(500, "INTERNAL", {
+          message: "Internal error; retry with exponential backoff.",
+        });
       response = errorResponse(toApiError(err, unavailable), traceId);
     }
 
@@ -236,14 +228,14 @@ async function runRoute(ctx: RequestContext, rawParams: Record<string, string>) 
   } catch (err) {
     // The ads API answers invalid filters with 422 (ads-api.md §7); the forms API with 400.
     if (route.api === "ads" && err instanceof ApiError && err.status === 400) {
-      throw new ApiError(422, "UNPROCESSABLE", err.message, err.field);
+      throw new ApiError(422, "UNPROCESSABLE", { message: err.message, field: err.field });
     }
     throw err;
   }
   const params = parsePath(
     rawParams,
     route.params ?? {},
-    () => new ApiError(404, "NOT_FOUND", "No such resource."),
+    () => new ApiError(404, "NOT_FOUND", { message: "No such resource." }),
   );
   let body: unknown = undefined;
   if (route.body) body = route.body.parse(await readJsonBody(ctx.req), "body");

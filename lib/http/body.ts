@@ -9,18 +9,17 @@ export const MAX_BODY_BYTES = 64 * 1024;
 const UTF8 = new TextDecoder("utf-8", { fatal: true });
 
 function tooLarge(): ApiError {
-  return new ApiError(413, "PAYLOAD_TOO_LARGE", "Request body must be at most 64 KiB.");
+  return new ApiError(413, "PAYLOAD_TOO_LARGE", {
+    message: "Request body must be at most 64 KiB.",
+  });
 }
 
 export async function readJsonBody(req: Request): Promise<unknown> {
   const type = (req.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
   if (type !== "application/json") {
-    throw new ApiError(
-      415,
-      "UNSUPPORTED_MEDIA_TYPE",
-      "Send the body as JSON with Content-Type: application/json.",
-      null,
-    );
+    throw new ApiError(415, "UNSUPPORTED_MEDIA_TYPE", {
+      message: "Send the body as JSON with Content-Type: application/json.",
+    });
   }
   const declared = req.headers.get("content-length");
   if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw tooLarge();
@@ -31,34 +30,46 @@ export async function readJsonBody(req: Request): Promise<unknown> {
       // so it is taken whole, without the stream machinery (not even req.body, which builds it).
       bytes = new Uint8Array(await req.arrayBuffer());
     } else {
-      if (!req.body) throw new ApiError(400, "VALIDATION_FAILED", "Request body is empty.", "body");
+      if (!req.body) {
+        throw new ApiError(400, "VALIDATION_FAILED", {
+          message: "Request body is empty.",
+          field: "body",
+        });
+      }
       bytes = await readCapped(req.body);
     }
   } catch (err) {
     if (err instanceof ApiError) throw err;
     // The client stopped sending before the body's end (or the connection broke): its fault,
     // not the service's, and nothing was read to act on.
-    throw new ApiError(
-      400,
-      "VALIDATION_FAILED",
-      "Request body ended before it was complete.",
-      "body",
-    );
+    throw new ApiError(400, "VALIDATION_FAILED", {
+      message: "Request body ended before it was complete.",
+      field: "body",
+    });
   }
   if (bytes.byteLength > MAX_BODY_BYTES) throw tooLarge();
   let text: string;
   try {
     text = UTF8.decode(bytes);
   } catch {
-    throw new ApiError(400, "VALIDATION_FAILED", "Request body is not valid UTF-8.", "body");
+    throw new ApiError(400, "VALIDATION_FAILED", {
+      message: "Request body is not valid UTF-8.",
+      field: "body",
+    });
   }
   if (text.trim() === "") {
-    throw new ApiError(400, "VALIDATION_FAILED", "Request body is empty.", "body");
+    throw new ApiError(400, "VALIDATION_FAILED", {
+      message: "Request body is empty.",
+      field: "body",
+    });
   }
   try {
     return JSON.parse(text);
   } catch {
-    throw new ApiError(400, "VALIDATION_FAILED", "Request body is not valid JSON.", "body");
+    throw new ApiError(400, "VALIDATION_FAILED", {
+      message: "Request body is not valid JSON.",
+      field: "body",
+    });
   }
 }
 

@@ -67,12 +67,11 @@ async function sign(secret: string, scope: CursorScope, payload: string): Promis
 }
 
 function badCursor(): ApiError {
-  return new ApiError(
-    400,
-    "VALIDATION_FAILED",
-    "cursor is invalid, expired or belongs to another list; start again from the first page.",
-    "cursor",
-  );
+  return new ApiError(400, "VALIDATION_FAILED", {
+    message:
+      "cursor is invalid, expired or belongs to another list; start again from the first page.",
+    field: "cursor",
+  });
 }
 
 export async function encodeCursor(

@@ -122,20 +122,16 @@ function isExpired(row: KeyRow, now: Date): boolean {
 /** The answer a request gets from an existing record that is still valid. */
 async function answerFrom(row: KeyRow, s: Scope): Promise<Response> {
   if (row.request_hash !== s.hash) {
-    throw new ApiError(
-      422,
-      "UNPROCESSABLE",
-      "This Idempotency-Key was used with another request body; use a new key.",
-      "Idempotency-Key",
-    );
+    throw new ApiError(422, "UNPROCESSABLE", {
+      message: "This Idempotency-Key was used with another request body; use a new key.",
+      field: "Idempotency-Key",
+    });
   }
   if (row.status === null) {
-    throw new ApiError(
-      409,
-      "CONFLICT",
-      "A request with this Idempotency-Key is still running; retry shortly.",
-      "Idempotency-Key",
-    );
+    throw new ApiError(409, "CONFLICT", {
+      message: "A request with this Idempotency-Key is still running; retry shortly.",
+      field: "Idempotency-Key",
+    });
   }
   if (!s.sealer) return replay(row);
   let opened;
@@ -144,12 +140,10 @@ async function answerFrom(row: KeyRow, s: Scope): Promise<Response> {
   } catch {
     // Sealed under another SECRET_KEY, or altered: the credential cannot be given back, and
     // running the request again could create a second account or token.
-    throw new ApiError(
-      422,
-      "UNPROCESSABLE",
-      "The answer stored for this Idempotency-Key can no longer be read; use a new key.",
-      "Idempotency-Key",
-    );
+    throw new ApiError(422, "UNPROCESSABLE", {
+      message: "The answer stored for this Idempotency-Key can no longer be read; use a new key.",
+      field: "Idempotency-Key",
+    });
   }
   return replay({ ...row, headers: opened.headers, body: opened.text });
 }
@@ -300,12 +294,10 @@ export async function withIdempotency(
   const key = ctx.req.headers.get("idempotency-key");
   if (key === null) return await run();
   if (!UUID_V4.test(key)) {
-    throw new ApiError(
-      400,
-      "VALIDATION_FAILED",
-      "Idempotency-Key must be a UUID v4.",
-      "Idempotency-Key",
-    );
+    throw new ApiError(400, "VALIDATION_FAILED", {
+      message: "Idempotency-Key must be a UUID v4.",
+      field: "Idempotency-Key",
+    });
   }
   const who = principalKey(principal);
   const route = routeKey(ctx, rawParams);
@@ -348,12 +340,10 @@ async function runTransactional(
     const row = await lookup(sql, s);
     if (row && !isExpired(row, s.now)) return await answerFrom(row, s);
     if (err instanceof KeyTaken) {
-      throw new ApiError(
-        409,
-        "CONFLICT",
-        "This Idempotency-Key is contended; retry shortly.",
-        "Idempotency-Key",
-      );
+      throw new ApiError(409, "CONFLICT", {
+        message: "This Idempotency-Key is contended; retry shortly.",
+        field: "Idempotency-Key",
+      });
     }
     // A 4xx changed nothing: its answer is stored on its own.
     const { text, headers } = storedError(err as ApiError, ctx);
@@ -407,12 +397,10 @@ async function runClaimed(
     }
     return await answerFrom(row, s);
   }
-  throw new ApiError(
-    409,
-    "CONFLICT",
-    "This Idempotency-Key is contended; retry shortly.",
-    "Idempotency-Key",
-  );
+  throw new ApiError(409, "CONFLICT", {
+    message: "This Idempotency-Key is contended; retry shortly.",
+    field: "Idempotency-Key",
+  });
 }
 
 async function prune(ctx: RequestContext, now: Date) {

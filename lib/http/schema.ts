@@ -22,7 +22,7 @@ export type Shape = Record<string, Schema<unknown>>;
 export type InferShape<S extends Shape> = { [K in keyof S]: Infer<S[K]> };
 
 export function invalid(field: string, message: string): ApiError {
-  return new ApiError(400, "VALIDATION_FAILED", message, field);
+  return new ApiError(400, "VALIDATION_FAILED", { message: message, field });
 }
 
 function make<T>(

@@ -111,7 +111,10 @@ export const routes = [
         return { payload, headers };
       });
       if (!answer) {
-        throw new ApiError(409, "CONFLICT", "This e-mail address is already registered.", "email");
+        throw new ApiError(409, "CONFLICT", {
+          message: "This e-mail address is already registered.",
+          field: "email",
+        });
       }
       return json(answer.payload, 201, answer.headers);
     },
@@ -142,7 +145,7 @@ export const routes = [
       // answer and its timing do not tell which e-mails are registered.
       const ok = await verifyPassword(body.password, found?.password_hash ?? null);
       if (!ok || !found) {
-        throw new ApiError(401, "UNAUTHENTICATED", "E-mail or password is wrong.");
+        throw new ApiError(401, "UNAUTHENTICATED", { message: "E-mail or password is wrong." });
       }
       await forgetLoginAttempt(app, attempt);
       const session = await issueToken(app.db.sql, found.id, "session", null, app.clock());
@@ -253,7 +256,7 @@ export const routes = [
         where id = ${params.id} and user_id = ${principal.userId} and kind = 'api'
           and revoked_at is null
         returning id`;
-      if (!rows.length) throw new ApiError(404, "NOT_FOUND", "No such token.");
+      if (!rows.length) throw new ApiError(404, "NOT_FOUND", { message: "No such token." });
       return json(null, 204);
     },
   }),

@@ -69,12 +69,10 @@ export const routes = [
       const [workspace] = await app.db.sql<{ plan: string }>`
         select plan from workspaces where id = ${p.workspaceId}`;
       if (workspace?.plan === body.plan) {
-        throw new ApiError(
-          409,
-          "CONFLICT",
-          `This workspace is already on the ${body.plan} plan.`,
-          "plan",
-        );
+        throw new ApiError(409, "CONFLICT", {
+          message: `This workspace is already on the ${body.plan} plan.`,
+          field: "plan",
+        });
       }
       const provider = paymentProvider(app.config);
       const id = crypto.randomUUID();
@@ -112,7 +110,7 @@ export const routes = [
     handler: async ({ app, params, principal }) => {
       const p = principal as UserPrincipal;
       const row = await findCheckout(app.db.sql, params.id, p.workspaceId);
-      if (!row) throw new ApiError(404, "NOT_FOUND", "No such checkout.");
+      if (!row) throw new ApiError(404, "NOT_FOUND", { message: "No such checkout." });
       return json(present(row));
     },
   }),

@@ -45,7 +45,7 @@ async function findExport(sql: Sql, id: string, workspaceId: string): Promise<Ex
     select e.id, e.questionnaire_id, q.slug, e.format, e.as_of, e.created_at
     from exports e join questionnaires q on q.id = e.questionnaire_id
     where e.id = ${id} and e.workspace_id = ${workspaceId} and q.state <> 'deleted'`;
-  if (!row) throw new ApiError(404, "NOT_FOUND", "No such export.");
+  if (!row) throw new ApiError(404, "NOT_FOUND", { message: "No such export." });
   return row;
 }
 
@@ -95,7 +95,10 @@ export const routes = [
           and q.state <> 'deleted'
         returning id, questionnaire_id, format, as_of, created_at`;
       if (!row) {
-        throw new ApiError(404, "NOT_FOUND", "No such questionnaire.", "questionnaire_id");
+        throw new ApiError(404, "NOT_FOUND", {
+          message: "No such questionnaire.",
+          field: "questionnaire_id",
+        });
       }
       return json(await present(app.db.sql, row), 202, {
         Location: `/api/v1/exports/${row.id}`,

@@ -59,11 +59,14 @@ function randomSessionId(): number {
 }
 
 function notFound(): ApiError {
-  return new ApiError(404, "NOT_FOUND", "No published questionnaire has this slug.");
+  return new ApiError(404, "NOT_FOUND", { message: "No published questionnaire has this slug." });
 }
 
 function noSuchQuestion(): ApiError {
-  return new ApiError(404, "NOT_FOUND", "This questionnaire has no such question.", "questionId");
+  return new ApiError(404, "NOT_FOUND", {
+    message: "This questionnaire has no such question.",
+    field: "questionId",
+  });
 }
 
 export const routes = [
@@ -116,12 +119,11 @@ export const routes = [
       const now = app.clock();
       const age = now.getTime() - body.loaded_at;
       if (age < -LOADED_AT_SKEW_MS || age > LOADED_AT_MAX_AGE_MS) {
-        throw new ApiError(
-          400,
-          "VALIDATION_FAILED",
-          "loaded_at must be the time the form was loaded: not in the future, at most 24 hours ago.",
-          "loaded_at",
-        );
+        throw new ApiError(400, "VALIDATION_FAILED", {
+          message:
+            "loaded_at must be the time the form was loaded: not in the future, at most 24 hours ago.",
+          field: "loaded_at",
+        });
       }
       for (;;) {
         const id = randomSessionId();
@@ -215,15 +217,20 @@ export const routes = [
           recordCommitted(req);
           return jsonText(answer, 201);
         case "no_session":
-          throw new ApiError(404, "NOT_FOUND", "No such session.");
+          throw new ApiError(404, "NOT_FOUND", { message: "No such session." });
         case "completed":
-          throw new ApiError(409, "CONFLICT", "This session is already completed.");
+          throw new ApiError(409, "CONFLICT", { message: "This session is already completed." });
         case "closed":
-          throw new ApiError(409, "CONFLICT", "This questionnaire no longer accepts answers.");
+          throw new ApiError(409, "CONFLICT", {
+            message: "This questionnaire no longer accepts answers.",
+          });
         case "no_question":
           throw noSuchQuestion();
         case "answered":
-          throw new ApiError(409, "CONFLICT", "This question is already answered.", "questionId");
+          throw new ApiError(409, "CONFLICT", {
+            message: "This question is already answered.",
+            field: "questionId",
+          });
         case "invalid":
           throw invalid ?? noSuchQuestion();
       }

@@ -132,7 +132,7 @@ async function lockOwn(tx: Sql, principal: UserPrincipal, id: string, allowDelet
     where id = ${id} and workspace_id = ${principal.workspaceId}
     for update`;
   if (!row || (row.state === "deleted" && !allowDeleted)) {
-    throw new ApiError(404, "NOT_FOUND", "No such questionnaire.");
+    throw new ApiError(404, "NOT_FOUND", { message: "No such questionnaire." });
   }
   return row;
 }
@@ -173,7 +173,12 @@ export const routes = [
                   ${body.questions.length}, ${now}, ${now})
           on conflict (slug) do nothing
           returning *`;
-        if (!row) throw new ApiError(409, "CONFLICT", "This slug is already taken.", "slug");
+        if (!row) {
+          throw new ApiError(409, "CONFLICT", {
+            message: "This slug is already taken.",
+            field: "slug",
+          });
+        }
         const questions = await insertQuestions(tx, row.id, body.questions);
         const answer = { ...summary(row), questions };
         // The Idempotency-Key's answer commits with the questionnaire (lib/http/idempotency.ts).
@@ -232,7 +237,7 @@ export const routes = [
         select * from questionnaires
         where id = ${params.id} and workspace_id = ${principal.workspaceId}
           and state <> 'deleted'`;
-      if (!row) throw new ApiError(404, "NOT_FOUND", "No such questionnaire.");
+      if (!row) throw new ApiError(404, "NOT_FOUND", { message: "No such questionnaire." });
       return json({ ...summary(row), questions: await loadQuestions(app.db.sql, row.id) });
     },
   }),
@@ -260,17 +265,18 @@ export const routes = [
       const result = await app.db.begin(async (tx) => {
         const current = await lockOwn(tx, principal, params.id);
         if (current.state !== "draft") {
-          throw new ApiError(
-            409,
-            "CONFLICT",
-            `A ${current.state} questionnaire cannot change.`,
-            "state",
-          );
+          throw new ApiError(409, "CONFLICT", {
+            message: `A ${current.state} questionnaire cannot change.`,
+            field: "state",
+          });
         }
         if (body.slug && body.slug !== current.slug) {
           const taken = await tx`select 1 from questionnaires where slug = ${body.slug}`;
           if (taken.length) {
-            throw new ApiError(409, "CONFLICT", "This slug is already taken.", "slug");
+            throw new ApiError(409, "CONFLICT", {
+              message: "This slug is already taken.",
+              field: "slug",
+            });
           }
         }
         let questions;
@@ -288,7 +294,10 @@ export const routes = [
           returning *`.catch((err) => {
           // Another request took the slug between the check and this update.
           if ((err as { code?: string })?.code === "23505") {
-            throw new ApiError(409, "CONFLICT", "This slug is already taken.", "slug");
+            throw new ApiError(409, "CONFLICT", {
+              message: "This slug is already taken.",
+              field: "slug",
+            });
           }
           throw err;
         });
@@ -316,28 +325,22 @@ export const routes = [
       const row = await app.db.begin(async (tx) => {
         const current = await lockOwn(tx, principal, params.id, true);
         if (current.state === "deleted") {
-          throw new ApiError(
-            409,
-            "CONFLICT",
-            "A deleted questionnaire cannot be published.",
-            "state",
-          );
+          throw new ApiError(409, "CONFLICT", {
+            message: "A deleted questionnaire cannot be published.",
+            field: "state",
+          });
         }
         if (current.state !== "draft") {
-          throw new ApiError(
-            409,
-            "CONFLICT",
-            `A ${current.state} questionnaire cannot be published again.`,
-            "state",
-          );
+          throw new ApiError(409, "CONFLICT", {
+            message: `A ${current.state} questionnaire cannot be published again.`,
+            field: "state",
+          });
         }
         if (current.question_count === 0) {
-          throw new ApiError(
-            409,
-            "CONFLICT",
-            "Add at least one question before publishing.",
-            "questions",
-          );
+          throw new ApiError(409, "CONFLICT", {
+            message: "Add at least one question before publishing.",
+            field: "questions",
+          });
         }
         const now = app.clock();
         const [updated] = await tx<Row>`
@@ -366,12 +369,10 @@ export const routes = [
       const row = await app.db.begin(async (tx) => {
         const current = await lockOwn(tx, principal, params.id);
         if (current.state !== "published") {
-          throw new ApiError(
-            409,
-            "CONFLICT",
-            `A ${current.state} questionnaire cannot be closed.`,
-            "state",
-          );
+          throw new ApiError(409, "CONFLICT", {
+            message: `A ${current.state} questionnaire cannot be closed.`,
+            field: "state",
+          });
         }
         const now = app.clock();
         const [updated] = await tx<Row>`
@@ -401,7 +402,7 @@ export const routes = [
         update questionnaires set state = 'deleted', deleted_at = ${now}, updated_at = ${now}
         where id = ${params.id} and workspace_id = ${principal.workspaceId} and state <> 'deleted'
         returning id`;
-      if (!rows.length) throw new ApiError(404, "NOT_FOUND", "No such questionnaire.");
+      if (!rows.length) throw new ApiError(404, "NOT_FOUND", { message: "No such questionnaire." });
       return json(null, 204);
     },
   }),

@@ -71,7 +71,9 @@ function memberOut(row: MemberRow) {
 /** Only an owner may grant, change or remove the owner role. */
 function checkOwnerRule(principal: UserPrincipal, ...roles: (Role | null)[]) {
   if (roles.includes("owner") && !roleAtLeast(principal.role, "owner")) {
-    throw new ApiError(403, "FORBIDDEN", "Only an owner can grant, change or remove an owner.");
+    throw new ApiError(403, "FORBIDDEN", {
+      message: "Only an owner can grant, change or remove an owner.",
+    });
   }
 }
 
@@ -87,7 +89,7 @@ async function lockMember(tx: Sql, workspaceId: string, userId: string) {
     where workspace_id = ${workspaceId} and (user_id = ${userId} or role = 'owner')
     order by user_id for update`;
   const current = rows.find((r) => r.user_id === userId);
-  if (!current) throw new ApiError(404, "NOT_FOUND", "No such member.");
+  if (!current) throw new ApiError(404, "NOT_FOUND", { message: "No such member." });
   const otherOwners = rows.filter((r) => r.role === "owner" && r.user_id !== userId).length;
   return { role: current.role, otherOwners };
 }
@@ -95,7 +97,10 @@ async function lockMember(tx: Sql, workspaceId: string, userId: string) {
 /** A workspace always keeps an owner. */
 function checkNotLastOwner(otherOwners: number) {
   if (otherOwners === 0) {
-    throw new ApiError(409, "CONFLICT", "A workspace must keep at least one owner.", "role");
+    throw new ApiError(409, "CONFLICT", {
+      message: "A workspace must keep at least one owner.",
+      field: "role",
+    });
   }
 }
 
@@ -214,7 +219,12 @@ export const routes = [
       checkOwnerRule(principal, body.role);
       const [found] = await app.db.sql<{ id: string }>`
         select id from users where lower(email) = lower(${body.email})`;
-      if (!found) throw new ApiError(404, "NOT_FOUND", "No user has this e-mail address.", "email");
+      if (!found) {
+        throw new ApiError(404, "NOT_FOUND", {
+          message: "No user has this e-mail address.",
+          field: "email",
+        });
+      }
       const [row] = await app.db.sql<MemberRow>`
         with added as (
           insert into memberships (workspace_id, user_id, role, created_at)
@@ -224,7 +234,12 @@ export const routes = [
         )
         select a.user_id, u.email, u.name, a.role, a.created_at
         from added a join users u on u.id = a.user_id`;
-      if (!row) throw new ApiError(409, "CONFLICT", "This user is already a member.", "email");
+      if (!row) {
+        throw new ApiError(409, "CONFLICT", {
+          message: "This user is already a member.",
+          field: "email",
+        });
+      }
       return json(memberOut(row), 201);
     },
   }),

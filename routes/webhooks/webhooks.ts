@@ -159,7 +159,7 @@ function deliveryOut(row: DeliveryRow, attempts: AttemptRow[]) {
   };
 }
 
-const notFound = () => new ApiError(404, "NOT_FOUND", "No such webhook.");
+const notFound = () => new ApiError(404, "NOT_FOUND", { message: "No such webhook." });
 
 /** The webhook when it belongs to the caller's workspace; another workspace's is 404. */
 async function findWebhook(
@@ -176,11 +176,9 @@ async function findWebhook(
 
 function checkActive(webhook: WebhookRow) {
   if (webhook.status !== "active") {
-    throw new ApiError(
-      409,
-      "CONFLICT",
-      "This webhook is disabled (its receiver answered 410 Gone); create a new one.",
-    );
+    throw new ApiError(409, "CONFLICT", {
+      message: "This webhook is disabled (its receiver answered 410 Gone); create a new one.",
+    });
   }
 }
 
@@ -216,7 +214,9 @@ export const routes = [
       const target = await checkTarget(body.url, {
         allowPrivate: app.config.webhookAllowPrivateTargets,
       });
-      if (!target.ok) throw new ApiError(400, "VALIDATION_FAILED", target.reason, "url");
+      if (!target.ok) {
+        throw new ApiError(400, "VALIDATION_FAILED", { message: target.reason, field: "url" });
+      }
       const events = EVENT_TYPES.filter((t) => (body.events ?? EVENT_TYPES).includes(t));
       // The count and the insert are one statement, so concurrent creations cannot overshoot
       // by more than the requests in flight; the cap is a cost guard, not a billing limit.
@@ -233,11 +233,9 @@ export const routes = [
         )
         select created.*, ws.signing_secret from created, ws`;
       if (!row) {
-        throw new ApiError(
-          422,
-          "UNPROCESSABLE",
-          `A workspace can have at most ${MAX_WEBHOOKS} webhooks; delete one first.`,
-        );
+        throw new ApiError(422, "UNPROCESSABLE", {
+          message: `A workspace can have at most ${MAX_WEBHOOKS} webhooks; delete one first.`,
+        });
       }
       return json({ ...webhookOut(row), signing_secret: row.signing_secret }, 201);
     },
@@ -374,9 +372,11 @@ export const routes = [
           returning d.*
         )
         select target.busy, q.* from target left join queued q on true`;
-      if (!row) throw new ApiError(404, "NOT_FOUND", "No such delivery.");
+      if (!row) throw new ApiError(404, "NOT_FOUND", { message: "No such delivery." });
       if (row.busy) {
-        throw new ApiError(409, "CONFLICT", "This delivery is being attempted right now.");
+        throw new ApiError(409, "CONFLICT", {
+          message: "This delivery is being attempted right now.",
+        });
       }
       const attempts = await app.db.sql<AttemptRow>`
         select delivery_id, attempt, started_at, duration_ms, response_code, error

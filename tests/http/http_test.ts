@@ -64,7 +64,7 @@ const probes = [
     auth: noAuth,
     responses: { 200: { description: "never" } },
     handler: () => {
-      throw new ApiError(409, "CONFLICT", "Already done.", "state");
+      throw new ApiError(409, "CONFLICT", { message: "Already done.", field: "state" });
     },
   }),
 ];
