@@ -24,7 +24,7 @@ import { compile, type Db, openDb, type Sql } from "../lib/db/db.ts";
 import { createCaptureIndexCache } from "../lib/ads/capture_index.ts";
 import { createFigureIndexCache } from "../lib/ads/figure_index.ts";
 import { createGrantCache } from "../lib/ads/scope.ts";
-import { createQuestionCache } from "../lib/forms/question_cache.ts";
+import { createFormsState } from "../lib/forms/wing.ts";
 import { createRateLimiter } from "../lib/http/ratelimit.ts";
 import { migrate } from "../lib/db/migrate.ts";
 import { allRoutes } from "../routes/index.ts";
@@ -447,10 +447,8 @@ export async function run(args: string[]) {
       fetch,
       routes: allRoutes,
       maintenanceCacheMs: 3_600_000,
-      questions: createQuestionCache(db.sql),
-      figureIndex,
-      captureIndex,
-      grants: createGrantCache(),
+      ads: { figureIndex, captureIndex, grants: createGrantCache() },
+      forms: createFormsState(db.sql),
     });
     const info = {
       remoteAddr: { transport: "tcp", hostname: "127.0.0.1", port: 1 } as Deno.NetAddr,

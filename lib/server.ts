@@ -7,12 +7,10 @@ import { type Db, openDb } from "./db/db.ts";
 import { within } from "./db/deadline.ts";
 import { type LogSink, stdoutLog } from "./log.ts";
 import { migrate } from "./db/migrate.ts";
-import { createCaptureIndexCache } from "./ads/capture_index.ts";
-import { createFigureIndexCache } from "./ads/figure_index.ts";
-import { createGrantCache } from "./ads/scope.ts";
-import { createQuestionCache } from "./forms/question_cache.ts";
+import { type AdsApp, createAdsState } from "./ads/wing.ts";
+import { createFormsState, type FormsApp } from "./forms/wing.ts";
 import { createRateLimiter } from "./http/ratelimit.ts";
-import type { AppContext, Route } from "./http/router.ts";
+import type { Route } from "./http/router.ts";
 import { loadSecretKey } from "./db/secrets.ts";
 import { migrations } from "../sql/migrations.ts";
 import { allRoutes } from "../routes/index.ts";
@@ -32,8 +30,11 @@ export interface ServiceOptions {
   startWorkers?: boolean;
 }
 
+/** The app with every wing's state: what the route tables and the workers are given. */
+export type ServiceApp = AdsApp & FormsApp;
+
 export interface Service {
-  app: AppContext;
+  app: ServiceApp;
   /** http://host:port of the listening server. */
   url: string;
   port: number;
@@ -56,7 +57,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   const db = options.db ?? await openDatabase(config);
   if (options.db) await migrate(db, migrations);
   const clock = options.clock ?? (() => new Date());
-  const app: AppContext = {
+  const app: ServiceApp = {
     config,
     db,
     clock,
@@ -66,10 +67,8 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     fetch: options.fetch ?? fetch,
     routes: options.routes ?? allRoutes,
     maintenanceCacheMs: options.maintenanceCacheMs ?? 1000,
-    questions: createQuestionCache(db.sql),
-    figureIndex: createFigureIndexCache(db),
-    captureIndex: createCaptureIndexCache(db.sql),
-    grants: createGrantCache(),
+    ads: createAdsState(db),
+    forms: createFormsState(db.sql),
   };
   const handler = createHandler(app);
   const server = Deno.serve(
@@ -86,7 +85,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   (async () => {
     const [{ version }] = await db.sql<{ version: string }>`
       select version::text from ads_data_version`;
-    await Promise.all([app.figureIndex.at(version), app.captureIndex.at(version)]);
+    await Promise.all([app.ads.figureIndex.at(version), app.ads.captureIndex.at(version)]);
   })().catch(() => {});
   const port = server.addr.port;
   const host = config.host === "0.0.0.0" ? "127.0.0.1" : config.host;

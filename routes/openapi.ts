@@ -8,7 +8,6 @@ export const routes = [
   defineRoute({
     method: "GET",
     path: "/api/openapi",
-    api: "service",
     tag: "service",
     summary: "OpenAPI 3.1 document",
     description: "Generated from the same route and schema definitions that validate requests. " +

@@ -12,7 +12,6 @@ export const routes = [
   defineRoute({
     method: "GET",
     path: "/status",
-    api: "service",
     tag: "service",
     summary: "Service status",
     description: '200 {status:"ok",version,checks:{database:"ok"}} when healthy; 503 with ' +

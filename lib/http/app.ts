@@ -6,11 +6,17 @@ import { readJsonBody } from "./body.ts";
 import { describeError } from "../log.ts";
 import { EXPIRED, within } from "../db/deadline.ts";
 import { cachedMaintenance } from "./maintenance.ts";
-import { type AppContext, json, matchRoute, type RequestContext, type Route } from "./router.ts";
+import {
+  type AppContext,
+  json,
+  matchRoute,
+  type RequestContext,
+  type Route,
+  serviceRules,
+} from "./router.ts";
 import { parsePath, parseQuery } from "./schema.ts";
 import { traceIdFrom } from "./trace.ts";
 import { withIdempotency } from "./idempotency.ts";
-import { KEY_QUERY_PARAMS } from "../ads/apikey.ts";
 import { workspacePreflight } from "./cors.ts";
 import { successorOf, SUNSET, SUNSET_HTTP } from "./versioning.ts";
 
@@ -37,28 +43,31 @@ function errorResponse(err: ApiError, traceId: string): Response {
 }
 
 /**
- * A query parameter that carries or may carry a credential: a name like the key parameters
- * (whatever its case) or like a secret, or a value shaped like one of this service's keys and
- * tokens (`onda_..._`) or like a JSON Web Token. Not any long random value: a list's cursor is one.
+ * A query parameter that carries or may carry a credential: a name like a key or a secret
+ * (whatever its case: `api_key`, `API_KEY`, `access_token`), or a value shaped like one of this
+ * service's keys and tokens (`onda_..._`) or like a JSON Web Token. Not any long random value: a
+ * list's cursor is one.
  */
 function looksLikeCredential(name: string, value: string): boolean {
-  const lower = name.toLowerCase();
-  return KEY_QUERY_PARAMS.includes(lower) ||
-    /(key|token|secret|password|passwd|auth|session|signature|credential)/.test(lower) ||
+  return /(key|token|secret|password|passwd|auth|session|signature|credential)/i.test(name) ||
     /^onda_[a-z]+_/i.test(value) || /^eyJ[\w-]+\.[\w-]+\.[\w-]*$/.test(value);
 }
 
-export function createHandler(app: AppContext): Handler {
+export function createHandler<A extends AppContext>(app: A): Handler {
   const maintenance = cachedMaintenance(app.db.sql, app.clock, app.maintenanceCacheMs);
-  // Ads requests given up at their deadline whose work still waits for the database.
+  // Requests given up at their deadline whose work still waits for the database.
   let abandoned = 0;
 
   /**
-   * An ads request waits for the database at most ADS_DATABASE_TIMEOUT_MS, maintenance read
-   * included: a database that stops answering without closing its connections (a network
-   * partition, a frozen server) would otherwise hold it until TCP gives up, minutes later.
+   * A request whose routes declare a deadline waits for the database at most that long,
+   * maintenance read included: a database that stops answering without closing its connections
+   * (a network partition, a frozen server) would otherwise hold it until TCP gives up, minutes
+   * later.
    */
-  async function respondBeforeDeadline(respond: () => Promise<Response>): Promise<Response> {
+  async function respondBeforeDeadline(
+    respond: () => Promise<Response>,
+    deadlineMs: number,
+  ): Promise<Response> {
     // Once as many requests as the pool has connections have been given up and still wait,
     // the database is not answering: later ones answer at once instead of queueing more
     // statements without bound, to be run all together when it answers again.
@@ -68,14 +77,14 @@ export function createHandler(app: AppContext): Handler {
       );
     }
     const work = respond();
-    const result = await within(work, app.config.adsDatabaseTimeoutMs);
+    const result = await within(work, deadlineMs);
     if (result !== EXPIRED) return result;
     abandoned++;
     // A read, with nothing to undo: it finishes, or fails, when the database answers.
     const release = () => abandoned--;
     work.then(release, release);
     throw new DatabaseUnavailable(
-      new Error(`no answer within ${app.config.adsDatabaseTimeoutMs} ms`),
+      new Error(`no answer within ${deadlineMs} ms`),
     );
   }
 
@@ -167,17 +176,11 @@ export function createHandler(app: AppContext): Handler {
           return await runRoute(ctx, match.params);
         }
       };
-      response = route?.api === "ads" ? await respondBeforeDeadline(respond) : await respond();
+      const deadlineMs = match?.route.rules.deadlineMs?.(app.config);
+      response = deadlineMs ? await respondBeforeDeadline(respond, deadlineMs) : await respond();
     } catch (err) {
       failure = err;
-      const unavailable = route?.api === "ads"
-        ? new ApiError(503, "UNAVAILABLE", {
-          message: "The data source is unavailable; retry after Retry-After seconds.",
-          headers: { "Retry-After": "5" },
-        })
-        : new ApiError(500, "INTERNAL", {
-          message: "Internal error; retry with exponential backoff.",
-        });
+      const unavailable = (route?.rules ?? serviceRules).unavailable();
       response = errorResponse(toApiError(err, unavailable), traceId);
     }
 
@@ -226,8 +229,8 @@ async function runRoute(ctx: RequestContext, rawParams: Record<string, string>) 
   try {
     query = parseQuery(ctx.url.searchParams, route.query ?? {});
   } catch (err) {
-    // The ads API answers invalid filters with 422 (ads-api.md §7); the forms API with 400.
-    if (route.api === "ads" && err instanceof ApiError && err.status === 400) {
+    // Each API's own status for invalid filters (the ads API: 422, ads-api.md §7).
+    if (route.rules.invalidQueryStatus === 422 && err instanceof ApiError && err.status === 400) {
       throw new ApiError(422, "UNPROCESSABLE", { message: err.message, field: err.field });
     }
     throw err;

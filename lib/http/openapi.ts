@@ -62,7 +62,7 @@ const errorEnvelope: JsonSchema = {
 function errorStatuses(route: Route): number[] {
   const set = new Set<number>([500, 503, ...(route.errors ?? [])]);
   const hasInput = Object.keys(route.query ?? {}).length > 0 || route.body !== undefined;
-  if (hasInput) set.add(route.api === "ads" ? 422 : 400);
+  if (hasInput) set.add(route.rules.invalidQueryStatus);
   if (route.body) [400, 413, 415].forEach((s) => set.add(s));
   if (route.auth.security.length) [401, 403, 429].forEach((s) => set.add(s));
   if (route.paramNames.length) set.add(404);

@@ -6,18 +6,32 @@ import type { Db } from "../db/db.ts";
 import type { RateLimiter } from "./ratelimit.ts";
 import type { InferShape, Schema, Shape } from "./schema.ts";
 import type { LogSink } from "../log.ts";
-import type { CaptureIndexCache } from "../ads/capture_index.ts";
-import type { FigureIndexCache } from "../ads/figure_index.ts";
-import type { GrantCache } from "../ads/scope.ts";
-import type { QuestionCache } from "../forms/question_cache.ts";
+import { ApiError } from "../errors.ts";
 import type { SealedParts } from "./sealed.ts";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
-/** Which API a route belongs to: decides the status of bad query input and of a lost database. */
-export type ApiFamily = "ads" | "forms" | "service";
+/** Where the APIs differ in how a request fails; each route table declares its own. */
+export interface FailureRules {
+  /** The status of a query parameter that fails validation (400, or 422 where an API says so). */
+  invalidQueryStatus: 400 | 422;
+  /** What a request answers when the database cannot be reached or misses the deadline. */
+  unavailable(): ApiError;
+  /** How long a request may wait for the database, maintenance read included; none if absent. */
+  deadlineMs?(config: Config): number;
+}
 
-/** What every handler can reach: created once in main.ts (or a test), never module state. */
+/** The routes of no API (status, the document, the embed script): a lost database is a 500. */
+export const serviceRules: FailureRules = {
+  invalidQueryStatus: 400,
+  unavailable: () =>
+    new ApiError(500, "INTERNAL", { message: "Internal error; retry with exponential backoff." }),
+};
+
+/**
+ * What every handler can reach: created once in lib/server.ts (or a test), never module state.
+ * Each wing extends it with its own state (lib/ads/wing.ts, lib/forms/wing.ts).
+ */
 export interface AppContext {
   config: Config;
   db: Db;
@@ -33,23 +47,15 @@ export interface AppContext {
   routes: Route[];
   /** How long a read of the maintenance window is reused, in ms (tests use 0). */
   maintenanceCacheMs: number;
-  /** Questions as answering them needs them (they never change once published). */
-  questions: QuestionCache;
-  /** Every approved snapshot's figures per station, day and brand set, by data version. */
-  figureIndex: FigureIndexCache;
-  /** Every approved capture per station, by data version (coverage). */
-  captureIndex: CaptureIndexCache;
-  /** Each ads grant's brand list at its version, and its newest contributing snapshot. */
-  grants: GrantCache;
   /** Fault injection for tests (a crash right after a handler's commit); never set in production. */
   faults?: { afterIdempotentHandler?: () => void };
 }
 
 /** The request as the pipeline knows it before the handler runs. */
-export interface RequestContext {
+export interface RequestContext<A extends AppContext = AppContext> {
   req: Request;
   url: URL;
-  app: AppContext;
+  app: A;
   route: Route;
   traceId: string;
   clientAddress: string;
@@ -72,7 +78,7 @@ export const noAuth: AuthRule<null> = {
   authenticate: () => Promise.resolve(null),
 };
 
-export interface HandlerContext<Q, P, B, PR> extends RequestContext {
+export interface HandlerContext<Q, P, B, PR, A extends AppContext> extends RequestContext<A> {
   query: Q;
   params: P;
   body: B;
@@ -87,11 +93,10 @@ export interface ResponseDoc {
   headers?: Record<string, string>;
 }
 
-export interface RouteDef<QS extends Shape, PS extends Shape, B, PR> {
+export interface RouteDef<QS extends Shape, PS extends Shape, B, PR, A extends AppContext> {
   method: Method;
   /** OpenAPI-style path: /api/v1/questionnaires/{id}. */
   path: string;
-  api: ApiFamily;
   summary: string;
   description?: string;
   tag: string;
@@ -116,21 +121,38 @@ export interface RouteDef<QS extends Shape, PS extends Shape, B, PR> {
   /** CORS policy: public = any origin, no credentials; workspace = allowed origins only. */
   cors?: "public" | "workspace";
   handler(
-    ctx: HandlerContext<InferShape<QS>, InferShape<PS>, B, PR>,
+    ctx: HandlerContext<InferShape<QS>, InferShape<PS>, B, PR, A>,
   ): Promise<Response> | Response;
 }
 
 // The erased form kept in tables; defineRoute checks the types at the definition.
 // deno-lint-ignore no-explicit-any
-export type Route = RouteDef<Shape, Shape, any, any> & { pattern: RegExp; paramNames: string[] };
+export type Route = RouteDef<Shape, Shape, any, any, any> & {
+  pattern: RegExp;
+  paramNames: string[];
+  rules: FailureRules;
+};
 
+/** A route of no API (serviceRules), handled with the plain AppContext. */
 export function defineRoute<
   QS extends Shape = Shape,
   PS extends Shape = Shape,
   B = undefined,
   PR = null,
->(
-  def: RouteDef<QS, PS, B, PR>,
+>(def: RouteDef<QS, PS, B, PR, AppContext>): Route {
+  return compileRoute(def, serviceRules);
+}
+
+/** A wing's own defineRoute: its routes fail by its rules and see its state in `app`. */
+export function routeDefiner<A extends AppContext>(rules: FailureRules) {
+  return <QS extends Shape = Shape, PS extends Shape = Shape, B = undefined, PR = null>(
+    def: RouteDef<QS, PS, B, PR, A>,
+  ): Route => compileRoute(def, rules);
+}
+
+function compileRoute<QS extends Shape, PS extends Shape, B, PR, A extends AppContext>(
+  def: RouteDef<QS, PS, B, PR, A>,
+  rules: FailureRules,
 ): Route {
   if (def.sealed && def.idempotent !== true) {
     throw new Error(`${def.method} ${def.path}: sealed needs idempotent: true`);
@@ -143,7 +165,7 @@ export function defineRoute<
     return "([^/]+)";
   }).join("/");
   // deno-lint-ignore no-explicit-any
-  return { ...(def as any), pattern: new RegExp(`^${source}$`), paramNames };
+  return { ...(def as any), pattern: new RegExp(`^${source}$`), paramNames, rules };
 }
 
 export interface Match {

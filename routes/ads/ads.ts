@@ -20,7 +20,8 @@ import {
 import { frag } from "../../lib/db/db.ts";
 import type { FigureIndex } from "../../lib/ads/figure_index.ts";
 import { DAY_MS, isoUtc } from "../../lib/ads/period.ts";
-import { defineRoute, json } from "../../lib/http/router.ts";
+import { json } from "../../lib/http/router.ts";
+import { defineAdsRoute } from "../../lib/ads/wing.ts";
 import {
   array,
   boolean,
@@ -93,10 +94,9 @@ function pageStart(scope: Scope, perDay: Float64Array, firstPartial: number, off
 }
 
 export const routes = [
-  defineRoute({
+  defineAdsRoute({
     method: "GET",
     path: "/api/v1/ads",
-    api: "ads",
     tag: "ads",
     summary: "Confirmed occurrences within the account scope",
     description: "Only confirmed occurrences of approved snapshots whose station is granted, " +
@@ -130,17 +130,21 @@ export const routes = [
         notice: NOTICE_ADS,
       };
       if (scope.empty) {
-        const index = await app.figureIndex.at(principal.dataVersion);
-        meta.snapshot_exported_at = await app.grants.newestSnapshot(app.db.sql, principal, index);
+        const index = await app.ads.figureIndex.at(principal.dataVersion);
+        meta.snapshot_exported_at = await app.ads.grants.newestSnapshot(
+          app.db.sql,
+          principal,
+          index,
+        );
         return json({ data: [], meta });
       }
       let version = principal.dataVersion;
       let index: FigureIndex;
       let rows: PageRow[];
       for (let attempt = 1;; attempt++) {
-        index = await app.figureIndex.at(version);
-        const granted = await app.grants.brandCodes(app.db.sql, scope, index);
-        const perDay = await app.grants.occurrencesPerDay(app.db.sql, principal, scope, index);
+        index = await app.ads.figureIndex.at(version);
+        const granted = await app.ads.grants.brandCodes(app.db.sql, scope, index);
+        const perDay = await app.ads.grants.occurrencesPerDay(app.db.sql, principal, scope, index);
         // The partial first and last day, counted from the index's starts.
         const partial = partialDays(scope).map((edge) => ({
           first: edge.since.getTime() === scope.period!.since.getTime(),
@@ -163,7 +167,11 @@ export const routes = [
       }
       const data = rows!;
       meta.has_more = data.length > 0 && query.offset + data.length < meta.total;
-      meta.snapshot_exported_at = await app.grants.newestSnapshot(app.db.sql, principal, index!);
+      meta.snapshot_exported_at = await app.ads.grants.newestSnapshot(
+        app.db.sql,
+        principal,
+        index!,
+      );
       const brand = (id: string) => index!.brandObjects.get(id) ?? { id, name: id };
       return json({
         data: data.map((row) => ({

@@ -11,7 +11,8 @@ import {
 import { resolveScope } from "../../lib/ads/scope.ts";
 import { coverageOf } from "../../lib/ads/coverage.ts";
 import { DEFAULT_PERIOD_DAYS, isoUtc, MAX_PERIOD_DAYS } from "../../lib/ads/period.ts";
-import { defineRoute, json } from "../../lib/http/router.ts";
+import { json } from "../../lib/http/router.ts";
+import { defineAdsRoute } from "../../lib/ads/wing.ts";
 import { array, int, nullable, number, object, string } from "../../lib/http/schema.ts";
 
 const gapSchema = object({ since: string(), until: string(), seconds: number() });
@@ -40,10 +41,9 @@ const coverageSchema = object({
 });
 
 export const routes = [
-  defineRoute({
+  defineAdsRoute({
     method: "GET",
     path: "/api/v1/coverage",
-    api: "ads",
     tag: "ads",
     summary: "Coverage of the granted sources, with limits and provenance",
     description: "Accepts since, until and station_id with the period rules of /api/v1/ads " +
@@ -66,10 +66,10 @@ export const routes = [
       const gapSeconds = app.config.coverageGapSeconds;
       const meta = {
         ...periodMeta(scope),
-        snapshot_exported_at: await app.grants.newestSnapshot(
+        snapshot_exported_at: await app.ads.grants.newestSnapshot(
           app.db.sql,
           principal,
-          await app.figureIndex.at(principal.dataVersion),
+          await app.ads.figureIndex.at(principal.dataVersion),
         ),
         notice: NOTICE_COVERAGE,
         limits: {
@@ -81,7 +81,7 @@ export const routes = [
       };
       if (!scope.period || scope.stations.length === 0) return json({ data: [], meta });
       const { since, until } = scope.period;
-      const index = await app.captureIndex.at(principal.dataVersion);
+      const index = await app.ads.captureIndex.at(principal.dataVersion);
       const used = new Set<number>();
       const stations = coverageOf(
         index,

@@ -18,7 +18,8 @@ import {
 import { DAY_MS, dayString, floorDay } from "../../lib/ads/period.ts";
 import { frag } from "../../lib/db/db.ts";
 import type { FigureIndex } from "../../lib/ads/figure_index.ts";
-import { defineRoute, jsonText } from "../../lib/http/router.ts";
+import { jsonText } from "../../lib/http/router.ts";
+import { defineAdsRoute } from "../../lib/ads/wing.ts";
 import { array, int, number, object, string } from "../../lib/http/schema.ts";
 
 const figures = {
@@ -143,10 +144,9 @@ function summaryJson(scope: Scope, index: FigureIndex, granted: Uint8Array, part
 }
 
 export const routes = [
-  defineRoute({
+  defineAdsRoute({
     method: "GET",
     path: "/api/v1/reports/summary",
-    api: "ads",
     tag: "ads",
     summary: "Aggregations over the permitted data",
     description: "The occurrences /api/v1/ads would list for the same filters, aggregated (no " +
@@ -167,8 +167,8 @@ export const routes = [
       let data: string;
       let index: FigureIndex;
       for (let attempt = 1;; attempt++) {
-        index = await app.figureIndex.at(version);
-        const granted = await app.grants.brandCodes(app.db.sql, scope, index);
+        index = await app.ads.figureIndex.at(version);
+        const granted = await app.ads.grants.brandCodes(app.db.sql, scope, index);
         const partial = scope.empty || partialDays(scope).length === 0
           ? []
           : await app.db.sql<PartialRow>`${partialSql(scope)}`;
@@ -180,7 +180,7 @@ export const routes = [
         data = summaryJson(scope, index, granted, partial);
         break;
       }
-      const newest = await app.grants.newestSnapshot(app.db.sql, principal, index!);
+      const newest = await app.ads.grants.newestSnapshot(app.db.sql, principal, index!);
       const meta = { ...periodMeta(scope), snapshot_exported_at: newest, notice: NOTICE_ADS };
       return jsonText(`{"data":${data},"meta":${JSON.stringify(meta)}}`);
     },

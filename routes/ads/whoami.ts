@@ -3,7 +3,8 @@
 import { grantedBrandsSql } from "../../lib/ads/scope.ts";
 import { apiKey } from "../../lib/ads/apikey.ts";
 import { DEFAULT_PERIOD_DAYS, isoUtc, MAX_PERIOD_DAYS, periodJson } from "../../lib/ads/period.ts";
-import { defineRoute, json } from "../../lib/http/router.ts";
+import { json } from "../../lib/http/router.ts";
+import { defineAdsRoute } from "../../lib/ads/wing.ts";
 import { array, int, nullable, object, string } from "../../lib/http/schema.ts";
 
 const idName = object({ id: string(), name: string() });
@@ -34,10 +35,9 @@ const whoamiSchema = object({
 });
 
 export const routes = [
-  defineRoute({
+  defineAdsRoute({
     method: "GET",
     path: "/api/v1/whoami",
-    api: "ads",
     tag: "ads",
     summary: "The account and its effective permissions",
     description: "Needs only a valid key (no permission). Lists the key's permissions, the " +

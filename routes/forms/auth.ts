@@ -21,7 +21,8 @@ import { ApiError } from "../../lib/errors.ts";
 import { storeInTransaction } from "../../lib/http/idempotency.ts";
 import { beginLoginAttempt, forgetLoginAttempt } from "../../lib/forms/login_limit.ts";
 import { hashPassword, verifyPassword } from "../../lib/forms/password.ts";
-import { defineRoute, json } from "../../lib/http/router.ts";
+import { json } from "../../lib/http/router.ts";
+import { defineFormsRoute } from "../../lib/forms/wing.ts";
 import type { Plan } from "../../lib/forms/plan.ts";
 import { array, dateTime, email, enumOf, object, string, uuid } from "../../lib/http/schema.ts";
 import { newSigningSecret } from "../../lib/webhooks/signing_secret.ts";
@@ -60,10 +61,9 @@ const cookieHeader = {
 };
 
 export const routes = [
-  defineRoute({
+  defineFormsRoute({
     method: "POST",
     path: "/api/v1/auth/register",
-    api: "forms",
     tag: "auth",
     summary: "Register",
     description:
@@ -120,10 +120,9 @@ export const routes = [
     },
   }),
 
-  defineRoute({
+  defineFormsRoute({
     method: "POST",
     path: "/api/v1/auth/login",
-    api: "forms",
     tag: "auth",
     summary: "Log in",
     description:
@@ -161,10 +160,9 @@ export const routes = [
     },
   }),
 
-  defineRoute({
+  defineFormsRoute({
     method: "POST",
     path: "/api/v1/auth/logout",
-    api: "forms",
     tag: "auth",
     summary: "Log out",
     description: "Revokes the credential of this request (cookie or bearer token) and clears " +
@@ -178,10 +176,9 @@ export const routes = [
     },
   }),
 
-  defineRoute({
+  defineFormsRoute({
     method: "POST",
     path: "/api/v1/auth/tokens",
-    api: "forms",
     tag: "auth",
     summary: "Create a bearer token",
     description:
@@ -212,10 +209,9 @@ export const routes = [
     },
   }),
 
-  defineRoute({
+  defineFormsRoute({
     method: "GET",
     path: "/api/v1/auth/tokens",
-    api: "forms",
     tag: "auth",
     summary: "List bearer tokens",
     description: "The user's unrevoked bearer tokens (never the token values), newest first.",
@@ -240,10 +236,9 @@ export const routes = [
     },
   }),
 
-  defineRoute({
+  defineFormsRoute({
     method: "DELETE",
     path: "/api/v1/auth/tokens/{id}",
-    api: "forms",
     tag: "auth",
     summary: "Revoke a bearer token",
     description: "Revokes one of the user's bearer tokens, 204; effective on the next request.",

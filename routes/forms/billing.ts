@@ -10,7 +10,8 @@ import {
   paymentProvider,
 } from "../../lib/forms/billing.ts";
 import { ApiError } from "../../lib/errors.ts";
-import { defineRoute, json } from "../../lib/http/router.ts";
+import { json } from "../../lib/http/router.ts";
+import { defineFormsRoute } from "../../lib/forms/wing.ts";
 import { enumOf, nullable, object, string, uuid } from "../../lib/http/schema.ts";
 
 const checkoutBody = object({ plan: enumOf(PAID_PLANS), interval: enumOf(BILLING_INTERVALS) });
@@ -44,10 +45,9 @@ function present(row: CheckoutRow) {
 }
 
 export const routes = [
-  defineRoute({
+  defineFormsRoute({
     method: "POST",
     path: "/api/v1/billing/checkout",
-    api: "forms",
     tag: "billing",
     summary: "Start a checkout for a paid plan",
     description: "Creates a pending checkout for the request's workspace: plan `pro` " +
@@ -95,10 +95,9 @@ export const routes = [
       });
     },
   }),
-  defineRoute({
+  defineFormsRoute({
     method: "GET",
     path: "/api/v1/billing/checkouts/{id}",
-    api: "forms",
     tag: "billing",
     summary: "A checkout's status",
     description: "pending until the payment is reported, then completed (the workspace's " +

@@ -34,7 +34,6 @@ export const routes = [
   defineRoute({
     method: "GET",
     path: "/embed.js",
-    api: "service",
     tag: "embed",
     summary: "Embed script",
     description: 'Dependency-free script: `<script src="{base_url}/embed.js" ' +
@@ -72,7 +71,6 @@ export const routes = [
   defineRoute({
     method: "GET",
     path: "/try/{slug}",
-    api: "service",
     tag: "embed",
     summary: "Try a questionnaire in the browser",
     description: "An HTML page that embeds /embed.js for the questionnaire with this slug, to " +

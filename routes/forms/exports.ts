@@ -13,7 +13,8 @@ import {
   exportStream,
   refreshStatistics,
 } from "../../lib/forms/export.ts";
-import { defineRoute, json } from "../../lib/http/router.ts";
+import { json } from "../../lib/http/router.ts";
+import { defineFormsRoute } from "../../lib/forms/wing.ts";
 import { enumOf, int, object, string, uuid } from "../../lib/http/schema.ts";
 
 interface ExportRow {
@@ -66,10 +67,9 @@ async function present(sql: Sql, row: Omit<ExportRow, "slug">) {
 }
 
 export const routes = [
-  defineRoute({
+  defineFormsRoute({
     method: "POST",
     path: "/api/v1/exports",
-    api: "forms",
     tag: "exports",
     summary: "Export a questionnaire's answers",
     description: "Creates an export of the sessions and answers of a questionnaire of the " +
@@ -105,10 +105,9 @@ export const routes = [
       });
     },
   }),
-  defineRoute({
+  defineFormsRoute({
     method: "GET",
     path: "/api/v1/exports/{id}",
-    api: "forms",
     tag: "exports",
     summary: "An export's status",
     description: "The export (admin or owner). An export of another workspace: 404.",
@@ -123,10 +122,9 @@ export const routes = [
       );
     },
   }),
-  defineRoute({
+  defineFormsRoute({
     method: "GET",
     path: "/api/v1/exports/{id}/download",
-    api: "forms",
     tag: "exports",
     summary: "Download an export",
     description: "Streams the file. CSV (text/csv, UTF-8 with BOM, RFC 4180: CRLF line " +

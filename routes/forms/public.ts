@@ -18,7 +18,8 @@ import {
   unlimitedShard,
 } from "../../lib/forms/plan.ts";
 import { checkAnswer, type Question, QUESTION_TYPES } from "../../lib/forms/questions.ts";
-import { defineRoute, json, jsonText } from "../../lib/http/router.ts";
+import { json, jsonText } from "../../lib/http/router.ts";
+import { defineFormsRoute } from "../../lib/forms/wing.ts";
 import {
   array,
   boolean,
@@ -70,10 +71,9 @@ function noSuchQuestion(): ApiError {
 }
 
 export const routes = [
-  defineRoute({
+  defineFormsRoute({
     method: "GET",
     path: "/api/v1/public/q/{slug}",
-    api: "forms",
     tag: "public",
     summary: "Read a published questionnaire",
     description: "Title and questions (ids, titles, types, options, required) of a published " +
@@ -93,10 +93,9 @@ export const routes = [
     },
   }),
 
-  defineRoute({
+  defineFormsRoute({
     method: "POST",
     path: "/api/v1/public/q/{slug}/sessions",
-    api: "forms",
     tag: "public",
     summary: "Start a session",
     description:
@@ -152,10 +151,9 @@ export const routes = [
     },
   }),
 
-  defineRoute({
+  defineFormsRoute({
     method: "POST",
     path: "/api/v1/public/q/{slug}/sessions/{sessionId}/answers",
-    api: "forms",
     tag: "public",
     summary: "Answer a question",
     description:
@@ -179,7 +177,7 @@ export const routes = [
       // cache (they never change once published), and onda_record_answer (sql/003_forms.sql)
       // decides everything else under the session's row lock, whether the question belongs to
       // the session's questionnaire included, and writes it all.
-      const question = await app.questions.get(body.questionId);
+      const question = await app.forms.questions.get(body.questionId);
       // null: nothing to store, as the answer was not checked (no such question) or is invalid.
       // The 404s and 409s come first: the statement then checks those only and writes nothing.
       let text: string | null = null;

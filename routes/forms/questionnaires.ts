@@ -18,7 +18,8 @@ import {
   QUESTION_TYPES,
   type QuestionInput,
 } from "../../lib/forms/questions.ts";
-import { defineRoute, json } from "../../lib/http/router.ts";
+import { json } from "../../lib/http/router.ts";
+import { defineFormsRoute } from "../../lib/forms/wing.ts";
 import {
   array,
   boolean,
@@ -140,10 +141,9 @@ async function lockOwn(tx: Sql, principal: UserPrincipal, id: string, allowDelet
 const idParam = { id: uuid() };
 
 export const routes = [
-  defineRoute({
+  defineFormsRoute({
     method: "POST",
     path: "/api/v1/questionnaires",
-    api: "forms",
     tag: "questionnaires",
     summary: "Create a questionnaire",
     description:
@@ -189,10 +189,9 @@ export const routes = [
     },
   }),
 
-  defineRoute({
+  defineFormsRoute({
     method: "GET",
     path: "/api/v1/questionnaires",
-    api: "forms",
     tag: "questionnaires",
     summary: "List questionnaires",
     description: "The workspace's questionnaires (deleted ones excluded), newest first, in the " +
@@ -221,10 +220,9 @@ export const routes = [
     },
   }),
 
-  defineRoute({
+  defineFormsRoute({
     method: "GET",
     path: "/api/v1/questionnaires/{id}",
-    api: "forms",
     tag: "questionnaires",
     summary: "Read a questionnaire",
     description: "With its questions. Another workspace's or a deleted questionnaire: 404.",
@@ -242,10 +240,9 @@ export const routes = [
     },
   }),
 
-  defineRoute({
+  defineFormsRoute({
     method: "PATCH",
     path: "/api/v1/questionnaires/{id}",
-    api: "forms",
     tag: "questionnaires",
     summary: "Change a draft",
     description: "Changes title, slug and/or questions (questions replace the whole list; " +
@@ -307,10 +304,9 @@ export const routes = [
     },
   }),
 
-  defineRoute({
+  defineFormsRoute({
     method: "POST",
     path: "/api/v1/questionnaires/{id}/publish",
-    api: "forms",
     tag: "questionnaires",
     summary: "Publish a draft",
     description: "draft -> published: visitors can then start sessions under its slug. A " +
@@ -352,10 +348,9 @@ export const routes = [
     },
   }),
 
-  defineRoute({
+  defineFormsRoute({
     method: "POST",
     path: "/api/v1/questionnaires/{id}/close",
-    api: "forms",
     tag: "questionnaires",
     summary: "Close a published questionnaire",
     description: "published -> closed: no new sessions and no further answers. Otherwise 409 " +
@@ -384,10 +379,9 @@ export const routes = [
     },
   }),
 
-  defineRoute({
+  defineFormsRoute({
     method: "DELETE",
     path: "/api/v1/questionnaires/{id}",
-    api: "forms",
     tag: "questionnaires",
     summary: "Delete a questionnaire",
     description: "Soft delete from any state, 204; afterwards it is 404 everywhere (and 409 on " +

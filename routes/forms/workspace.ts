@@ -12,7 +12,8 @@ import {
 import { frag, type Sql } from "../../lib/db/db.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { answersPerMonth, answersThisMonth, monthOf, type Plan } from "../../lib/forms/plan.ts";
-import { type AppContext, defineRoute, json } from "../../lib/http/router.ts";
+import { type AppContext, json } from "../../lib/http/router.ts";
+import { defineFormsRoute } from "../../lib/forms/wing.ts";
 import {
   array,
   dateTime,
@@ -128,10 +129,9 @@ async function workspaceOut(app: AppContext, role: string, row: WorkspaceRow, no
 }
 
 export const routes = [
-  defineRoute({
+  defineFormsRoute({
     method: "GET",
     path: "/api/v1/workspace",
-    api: "forms",
     tag: "workspace",
     summary: "The current workspace",
     description: "The workspace of X-Workspace-Id (or the user's first): the caller's role, " +
@@ -147,10 +147,9 @@ export const routes = [
     },
   }),
 
-  defineRoute({
+  defineFormsRoute({
     method: "PATCH",
     path: "/api/v1/workspace",
-    api: "forms",
     tag: "workspace",
     summary: "Change the workspace",
     description: "Renames the workspace and/or replaces its allowed CORS origins (at most 50; " +
@@ -175,10 +174,9 @@ export const routes = [
     },
   }),
 
-  defineRoute({
+  defineFormsRoute({
     method: "GET",
     path: "/api/v1/workspace/members",
-    api: "forms",
     tag: "workspace",
     summary: "List members",
     description: "Members of the workspace with their roles, oldest first.",
@@ -201,10 +199,9 @@ export const routes = [
     },
   }),
 
-  defineRoute({
+  defineFormsRoute({
     method: "POST",
     path: "/api/v1/workspace/members",
-    api: "forms",
     tag: "workspace",
     summary: "Add a member",
     description: "Adds an existing user, found by e-mail, with a role, 201. No such user: 404 " +
@@ -244,10 +241,9 @@ export const routes = [
     },
   }),
 
-  defineRoute({
+  defineFormsRoute({
     method: "PATCH",
     path: "/api/v1/workspace/members/{userId}",
-    api: "forms",
     tag: "workspace",
     summary: "Change a member's role",
     description: "Needs admin; only an owner may grant or take away the owner role; the last " +
@@ -276,10 +272,9 @@ export const routes = [
     },
   }),
 
-  defineRoute({
+  defineFormsRoute({
     method: "DELETE",
     path: "/api/v1/workspace/members/{userId}",
-    api: "forms",
     tag: "workspace",
     summary: "Remove a member",
     description: "Needs admin (an owner to remove an owner); the last owner cannot be removed " +

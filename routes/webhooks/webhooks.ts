@@ -13,7 +13,8 @@ import {
 import { empty, frag } from "../../lib/db/db.ts";
 import { ApiError } from "../../lib/errors.ts";
 import type { EventType } from "../../lib/webhooks/outbox.ts";
-import { type AppContext, defineRoute, json } from "../../lib/http/router.ts";
+import { type AppContext, json } from "../../lib/http/router.ts";
+import { defineFormsRoute } from "../../lib/forms/wing.ts";
 import {
   array,
   dateTime,
@@ -186,10 +187,9 @@ const DELIVERY_COLUMNS = frag`id, webhook_id, event_id, event_type, status, atte
   created_at, last_attempt_at, last_response_code, last_error, next_attempt_at`;
 
 export const routes = [
-  defineRoute({
+  defineFormsRoute({
     method: "POST",
     path: "/api/v1/webhooks",
-    api: "forms",
     tag: "webhooks",
     summary: "Create a webhook",
     description: "Subscribes a URL to the workspace's events (default: all three), 201 with " +
@@ -241,10 +241,9 @@ export const routes = [
     },
   }),
 
-  defineRoute({
+  defineFormsRoute({
     method: "GET",
     path: "/api/v1/webhooks",
-    api: "forms",
     tag: "webhooks",
     summary: "List webhooks",
     description: "The workspace's webhooks, newest first (the signing secret is shown only " +
@@ -267,10 +266,9 @@ export const routes = [
     },
   }),
 
-  defineRoute({
+  defineFormsRoute({
     method: "DELETE",
     path: "/api/v1/webhooks/{id}",
-    api: "forms",
     tag: "webhooks",
     summary: "Delete a webhook",
     description: "Deletes the webhook with its delivery log, 204; pending deliveries are " +
@@ -288,10 +286,9 @@ export const routes = [
     },
   }),
 
-  defineRoute({
+  defineFormsRoute({
     method: "GET",
     path: "/api/v1/webhooks/{id}/deliveries",
-    api: "forms",
     tag: "webhooks",
     summary: "Delivery log of a webhook",
     description: "Deliveries, newest first, each with its status (pending, succeeded, " +
@@ -337,10 +334,9 @@ export const routes = [
     },
   }),
 
-  defineRoute({
+  defineFormsRoute({
     method: "POST",
     path: "/api/v1/webhooks/{id}/deliveries/{deliveryId}/retry",
-    api: "forms",
     tag: "webhooks",
     summary: "Retry a delivery now",
     description: "Makes the delivery due now, 202, whatever its status: a pending one skips " +
@@ -385,10 +381,9 @@ export const routes = [
     },
   }),
 
-  defineRoute({
+  defineFormsRoute({
     method: "POST",
     path: "/api/v1/webhooks/{id}/test",
-    api: "forms",
     tag: "webhooks",
     summary: "Send a test ping",
     description: "Queues a signed `ping` event to this webhook, 202 with its delivery (follow " +
@@ -422,10 +417,9 @@ export const routes = [
     },
   }),
 
-  defineRoute({
+  defineFormsRoute({
     method: "POST",
     path: "/api/v1/workspace/signing-secret/rotate",
-    api: "forms",
     tag: "webhooks",
     summary: "Rotate the webhook signing secret",
     description: "Replaces the workspace's signing secret, 200 with the new one. For 24 h " +

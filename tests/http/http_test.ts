@@ -2,17 +2,18 @@
 
 import assert from "node:assert/strict";
 import { ApiError } from "../../lib/errors.ts";
-import { defineRoute, json, noAuth } from "../../lib/http/router.ts";
+import { json, noAuth } from "../../lib/http/router.ts";
+import { defineAdsRoute } from "../../lib/ads/wing.ts";
+import { defineFormsRoute } from "../../lib/forms/wing.ts";
 import { int, object, optional, string } from "../../lib/http/schema.ts";
 import { body, startTestService, test } from "../_server.ts";
 
 // Probe routes mounted beside the real ones, so the pipeline's body, error and query rules
 // can be tested independently of any one resource.
 const probes = [
-  defineRoute({
+  defineFormsRoute({
     method: "POST",
     path: "/api/v1/probe/echo",
-    api: "forms",
     tag: "probe",
     summary: "echo",
     auth: noAuth,
@@ -20,10 +21,9 @@ const probes = [
     responses: { 200: { description: "echo" } },
     handler: ({ body }) => json(body),
   }),
-  defineRoute({
+  defineFormsRoute({
     method: "GET",
     path: "/api/v1/probe/items/{id}",
-    api: "forms",
     tag: "probe",
     summary: "item",
     auth: noAuth,
@@ -32,10 +32,9 @@ const probes = [
     responses: { 200: { description: "item" } },
     handler: ({ params, query }) => json({ id: params.id, limit: query.limit }),
   }),
-  defineRoute({
+  defineAdsRoute({
     method: "GET",
     path: "/api/v1/probe/ads-filter",
-    api: "ads",
     tag: "probe",
     summary: "ads-style query",
     auth: noAuth,
@@ -43,10 +42,9 @@ const probes = [
     responses: { 200: { description: "ok" } },
     handler: ({ query }) => json({ limit: query.limit }),
   }),
-  defineRoute({
+  defineFormsRoute({
     method: "GET",
     path: "/api/v1/probe/crash",
-    api: "forms",
     tag: "probe",
     summary: "crash",
     auth: noAuth,
@@ -55,10 +53,9 @@ const probes = [
       throw new Error("select secret_column from /srv/onda/private.ts failed");
     },
   }),
-  defineRoute({
+  defineFormsRoute({
     method: "GET",
     path: "/api/v1/probe/conflict",
-    api: "forms",
     tag: "probe",
     summary: "conflict",
     auth: noAuth,

@@ -1,0 +1,40 @@
+// What the ads API adds to the service: its state in memory and how its requests fail.
+
+import { ApiError } from "../errors.ts";
+import type { Db } from "../db/db.ts";
+import { type AppContext, type FailureRules, routeDefiner } from "../http/router.ts";
+import { type CaptureIndexCache, createCaptureIndexCache } from "./capture_index.ts";
+import { createFigureIndexCache, type FigureIndexCache } from "./figure_index.ts";
+import { createGrantCache, type GrantCache } from "./scope.ts";
+
+export interface AdsState {
+  /** Every approved snapshot's figures per station, day and brand set, by data version. */
+  figureIndex: FigureIndexCache;
+  /** Every approved capture per station, by data version (coverage). */
+  captureIndex: CaptureIndexCache;
+  /** Each ads grant's brand list at its version, and its newest contributing snapshot. */
+  grants: GrantCache;
+}
+
+export type AdsApp = AppContext & { ads: AdsState };
+
+export function createAdsState(db: Db): AdsState {
+  return {
+    figureIndex: createFigureIndexCache(db),
+    captureIndex: createCaptureIndexCache(db.sql),
+    grants: createGrantCache(),
+  };
+}
+
+/** ads-api.md §7: invalid filters are 422, and a database that does not answer is a 503. */
+export const adsRules: FailureRules = {
+  invalidQueryStatus: 422,
+  unavailable: () =>
+    new ApiError(503, "UNAVAILABLE", {
+      message: "The data source is unavailable; retry after Retry-After seconds.",
+      headers: { "Retry-After": "5" },
+    }),
+  deadlineMs: (config) => config.adsDatabaseTimeoutMs,
+};
+
+export const defineAdsRoute = routeDefiner<AdsApp>(adsRules);

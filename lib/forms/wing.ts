@@ -1,0 +1,26 @@
+// What the forms API adds to the service: its state in memory and how its requests fail.
+
+import { ApiError } from "../errors.ts";
+import type { Sql } from "../db/db.ts";
+import { type AppContext, type FailureRules, routeDefiner } from "../http/router.ts";
+import { createQuestionCache, type QuestionCache } from "./question_cache.ts";
+
+export interface FormsState {
+  /** Questions as answering them needs them (they never change once published). */
+  questions: QuestionCache;
+}
+
+export type FormsApp = AppContext & { forms: FormsState };
+
+export function createFormsState(sql: Sql): FormsState {
+  return { questions: createQuestionCache(sql) };
+}
+
+/** The forms API answers invalid input with 400 and a lost database with a bare 500. */
+export const formsRules: FailureRules = {
+  invalidQueryStatus: 400,
+  unavailable: () =>
+    new ApiError(500, "INTERNAL", { message: "Internal error; retry with exponential backoff." }),
+};
+
+export const defineFormsRoute = routeDefiner<FormsApp>(formsRules);
