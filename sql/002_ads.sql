@@ -1,53 +1,10 @@
 -- 002_ads: the advertising occurrence API (ads-api.md, contract.md §2 and §4).
 --
--- Accounts, their one grant and their API keys are written only by `deno task admin`;
--- stations, brands, occurrences and captures arrive only through `admin import`, one
--- snapshot per import, and are served only once that snapshot is approved.
---
--- Index choices (every API query is scoped by granted stations and a period of at most
--- 31 days, and serves only confirmed occurrences of approved snapshots):
--- * ads_occurrences (ad_started_at, id) where confirmed: /ads pages across many granted
---   stations are read in the response order (ad_started_at, id), stopping after
---   offset + limit visible rows instead of sorting the whole window.
--- * ads_occurrences (station_id, ad_started_at, id) where confirmed: the same for one
---   station (station_id filter), and the raw-row edges of the summary and of the total.
--- * The partial predicate keeps pending and rejected rows out of both indexes.
--- * Brands are an array on the occurrence (sorted, at most a handful): "at least one
---   granted brand" is `brand_ids && granted`, checked on rows the indexes above already
---   narrowed; a separate join table would double the rows read and written for 10 M rows.
--- * ads_daily (station_id, day, brand_ids): pre-aggregated confirmed figures of approved
---   snapshots per station, UTC day and brand set, so totals and summaries read whole days
---   from a few thousand rows and only the partial first and last day from raw rows.
---   Keeping the brand set (not one row per brand) keeps an occurrence with two brands
---   counted once in totals and once per granted brand.
--- * ads_account_daily (account_id, station_id, day): the same figures already restricted to
---   one account's grant, dense per station and day up to the account's last day with data, with
---   running totals, so by_station and a station's total over whole days read two rows per
---   station (the last day and the day before the first, each clamped to that last day), and a
---   station's by_day at most 31. Station before day: the granted
---   stations are probed as an index condition, each probe reading only its day(s).
--- * ads_account_day_totals (account_id, day): those figures summed over the stations, so the
---   total of /ads and the totals and by_day of a summary without filters read 31 rows.
--- * ads_account_brand_days (account_id, day): running totals of every brand in the account's
---   figures, one row per day holding one packed array per figure, in the order of
---   ads_grants.figure_brands. by_brand over whole days is two rows (the last day
---   minus the day before the first), whatever the number of brands: returning a row per brand
---   (1,000 for a large grant) cost more than the rest of a summary. The arrays are JSON, which
---   the service parses natively: PostgreSQL arrays or packed bytea of that size took it longer
---   to decode (text parsing in JavaScript, hex). Stored out of line uncompressed, so reading
---   them decompresses nothing.
--- * ads_captures (station_id, started_at): coverage reads a station's raw captures only
---   within a run that crosses the period's start or end, from the period's start less the
---   longest capture of approved snapshots (ads_snapshots.max_capture_seconds), so the range
---   starts near the edge, never at the beginning of a long run. It includes ended_at and
---   snapshot_seq, the rest of what those reads check, so they need not visit the table.
--- * ads_capture_runs (station_id, started_at) primary key: coverage reads runs, not captures.
---   A station's runs are disjoint and never touch, so ordering by start also orders by end:
---   the run holding the period's start, if any, is the last one starting before it (one
---   backward probe per station), and every other run in the period starts inside it (one
---   index range over the granted stations). No bound on a run's length is needed, and a run
---   may last months.
--- * ads_api_keys (digest) unique: one indexed lookup per request by SHA-256 digest.
+-- Accounts, their one grant and their keys are written only by `deno task admin`; stations,
+-- brands, occurrences and captures arrive only through `admin import`, one snapshot per
+-- import, and are served only once that snapshot is approved. Nothing here is kept per
+-- account but the grant row: the scope is applied per request (lib/ads/scope.ts) to data
+-- every account shares, so storage, grants and approvals do not grow with accounts.
 
 create table ads_accounts (
   id text primary key check (id ~ '^[A-Za-z0-9._-]{1,64}$'),
@@ -55,37 +12,24 @@ create table ads_accounts (
   created_at timestamptz not null default now()
 );
 
--- One grant per account, replaced as a whole by `admin grant`. Ids that were never
--- imported simply match nothing. snapshot_exported_at: exported_at of the newest approved
--- snapshot with a visible occurrence in the whole grant (meta.snapshot_exported_at), null if
--- none; recomputed with the account's figures by `grant` and `snapshot approve`, the only
--- two changes that can alter it, so a request reads it with the key instead of probing.
+-- One grant per account, replaced as a whole by `admin grant`; ids never imported match
+-- nothing. version: new and random with every grant, read with the key, so a request reads
+-- the granted brands (thousands for some accounts) of that grant only and never mixes one
+-- grant's stations with another's brands. brand_keys: brand_ids as a JSON object of the same
+-- ids, for checks row by row.
 create table ads_grants (
   account_id text primary key references ads_accounts (id) on delete cascade,
   station_ids text[] not null,
   brand_ids text[] not null,
+  brand_keys jsonb not null default '{}',
   period_since timestamptz not null,
   period_until timestamptz not null check (period_until > period_since),
-  updated_at timestamptz not null default now(),
-  snapshot_exported_at timestamptz,
-  -- The granted ids that exist (imported), sorted: the scope a request works with, kept by
-  -- the same refresh, so a request reads it with its key instead of intersecting the grant
-  -- with every station and brand on each call.
-  known_station_ids text[] not null default '{}',
-  known_brand_ids text[] not null default '{}',
-  -- Bumped whenever the lists above change: a request reads the brand list and the per-brand
-  -- figures from the version its key lookup saw, never from a later grant.
-  scope_version bigint not null default 0,
-  -- The granted brands with occurrences in the account's figures, as a JSON array of [id, name]
-  -- pairs: the order of the arrays in ads_account_brand_days (sorted in the database's
-  -- collation; the service sorts by_brand itself). Refreshed with those figures; the names also
-  -- by an import, which may rename a brand. JSON, so the service reads a thousand pairs with
-  -- one JSON.parse.
-  figure_brands json not null default '[]'
+  version uuid not null default gen_random_uuid(),
+  updated_at timestamptz not null default now()
 );
 
--- Only the SHA-256 digest of a key is kept; the prefix is the first characters, to
--- recognise a key in a list without being able to use it.
+-- Only the SHA-256 digest of a key is kept (one indexed lookup per request); the prefix
+-- recognises a key in a list without being usable.
 create table ads_api_keys (
   id uuid primary key default gen_random_uuid(),
   account_id text not null references ads_accounts (id) on delete cascade,
@@ -105,8 +49,7 @@ create table ads_snapshots (
   imported_at timestamptz not null default now(),
   approved_at timestamptz,
   occurrences bigint not null default 0,
-  captures bigint not null default 0,
-  max_capture_seconds double precision not null default 0
+  captures bigint not null default 0
 );
 
 create table ads_stations (
@@ -119,6 +62,8 @@ create table ads_brands (
   name text not null
 );
 
+-- brand_ids: sorted, a handful at most; "at least one granted brand" is checked on rows the
+-- station index already narrowed, where a join table would double the rows read and written.
 create table ads_occurrences (
   id uuid primary key,
   snapshot_seq integer not null,
@@ -131,68 +76,17 @@ create table ads_occurrences (
   review_state text not null check (review_state in ('pending', 'confirmed', 'rejected')),
   brand_ids text[] not null
 );
-create index ads_occurrences_time on ads_occurrences (ad_started_at, id)
+-- Every read of served rows names its stations: a page reads one station's rows in time order
+-- (rows sharing a start are sorted, rare on one station). No id column: keeping this index up
+-- to date is most of an import's cost, and it is much smaller without one. Pending and
+-- rejected rows stay out.
+create index ads_occurrences_station_time on ads_occurrences (station_id, ad_started_at)
   where review_state = 'confirmed';
-create index ads_occurrences_station_time on ads_occurrences (station_id, ad_started_at, id)
-  where review_state = 'confirmed';
+-- An approval reads one snapshot's rows; snapshots are appended one after another, so a block
+-- range index finds them for a few kilobytes and costs the import next to nothing.
+create index ads_occurrences_snapshot on ads_occurrences using brin (snapshot_seq);
 
-create table ads_daily (
-  station_id text not null,
-  day date not null,
-  brand_ids text[] not null,
-  occurrences bigint not null,
-  duration_ms bigint not null,
-  human_ms bigint not null,
-  primary key (station_id, day, brand_ids)
-);
-
--- One account's figures per whole UTC day inside its granted period, for its granted
--- stations and brands (an occurrence counted once per station and day, and once per granted
--- brand): summaries and totals without a brand filter read 31 rows per station instead of
--- every brand set. Recomputed from ads_daily by `grant` and `snapshot approve`.
-create table ads_account_daily (
-  account_id text not null references ads_accounts (id) on delete cascade,
-  day date not null,
-  station_id text not null,
-  occurrences bigint not null,
-  duration_ms bigint not null,
-  human_ms bigint not null,
-  -- Running totals of the station from its first day with data (rows are dense from there to
-  -- the account's last day with data, not to the grant's end, which may be decades away):
-  -- by_station over whole days is two rows per station.
-  cum_occurrences bigint not null,
-  cum_duration_ms bigint not null,
-  cum_human_ms bigint not null,
-  primary key (account_id, station_id, day)
-);
-
--- The same figures summed over the account's stations, one row per whole day: the total and
--- by_day of a request without filters read at most 31 rows.
-create table ads_account_day_totals (
-  account_id text not null references ads_accounts (id) on delete cascade,
-  day date not null,
-  occurrences bigint not null,
-  duration_ms bigint not null,
-  human_ms bigint not null,
-  primary key (account_id, day)
-);
-
--- Running totals of the brands of ads_grants.figure_brands, element i for brand i: the figures
--- from the grant's first whole day through `day`, as JSON arrays of integers. Dense from the
--- account's first day with data to its last, so every day in between has its row.
-create table ads_account_brand_days (
-  account_id text not null references ads_accounts (id) on delete cascade,
-  day date not null,
-  occurrences json not null,
-  duration_ms json not null,
-  human_ms json not null,
-  primary key (account_id, day)
-);
-alter table ads_account_brand_days
-  alter column occurrences set storage external,
-  alter column duration_ms set storage external,
-  alter column human_ms set storage external;
-
+-- The covering index serves coverage's load of a station's captures without the table.
 create table ads_captures (
   id text primary key,
   snapshot_seq integer not null,
@@ -203,15 +97,96 @@ create table ads_captures (
 create index ads_captures_station_time on ads_captures (station_id, started_at)
   include (ended_at, snapshot_seq);
 
--- Per station, the maximal unions of overlapping or touching captures of approved snapshots:
--- coverage counts whole runs inside the period from here and reads raw captures only for a
--- run that crosses one of the period's edges. Recomputed for the stations of a snapshot in the
--- transaction that approves it (lib/capture_runs.ts), the only change to approved captures.
-create table ads_capture_runs (
-  station_id text not null,
-  started_at timestamptz not null,
-  ended_at timestamptz not null check (ended_at > started_at),
-  captures integer not null check (captures > 0),
-  snapshot_seqs integer[] not null,
-  primary key (station_id, started_at)
+-- Every distinct brand list an occurrence carries, numbered once, so figures refer to a list
+-- by a small integer. Only ever added to.
+create table ads_brand_sets (
+  id serial primary key,
+  brand_ids text[] not null unique
 );
+
+-- What each service keeps in memory of an approved snapshot's confirmed occurrences
+-- (lib/ads/figure_index.ts), one row per snapshot and station, written once by the approval:
+-- * cells: the figures per UTC day and brand set, which totals and summaries of whole days add
+--   up after checking each set against the account's brands. Per cell: day (days since
+--   1970-01-01), brand set and occurrences as int4, duration_ms and human_ms as int8,
+--   big-endian, 28 bytes, in day order.
+-- * starts: each occurrence's ad_started_at (binary timestamptz, microseconds since 2000) and
+--   brand set (int4), 12 bytes, in start order: where a page's rows are, found in memory, so
+--   that a page reads only its own rows.
+create table ads_day_cells (
+  snapshot_seq integer not null,
+  station_id text not null,
+  cells bytea not null,
+  starts bytea not null,
+  primary key (snapshot_seq, station_id)
+);
+
+-- The packing of one snapshot, run by its approval (lib/ads/import.ts).
+create function ads_pack_day_cells(seq integer) returns void language sql as $$
+  insert into ads_brand_sets (brand_ids)
+  select distinct brand_ids from ads_occurrences
+   where snapshot_seq = seq and review_state = 'confirmed'
+  on conflict (brand_ids) do nothing;
+  insert into ads_day_cells (snapshot_seq, station_id, cells, starts)
+  select seq, c.station_id, c.cells, s.starts
+    from (select d.station_id,
+                 string_agg(int4send(d.day) || int4send(d.brand_set) || int4send(d.occurrences) ||
+                              int8send(d.duration_ms) || int8send(d.human_ms), '' order by d.day)
+                   as cells
+            from (select o.station_id,
+                         (o.ad_started_at at time zone 'UTC')::date - date '1970-01-01' as day,
+                         b.id as brand_set, count(*)::int4 as occurrences,
+                         sum(o.duration_ms)::int8 as duration_ms,
+                         sum(case when o.duration_precision = 'human_confirmed' then o.duration_ms
+                                  else 0 end)::int8 as human_ms
+                    from ads_occurrences o join ads_brand_sets b on b.brand_ids = o.brand_ids
+                   where o.snapshot_seq = seq and o.review_state = 'confirmed'
+                   group by 1, 2, 3) d
+           group by d.station_id) c
+    join (select o.station_id,
+                 string_agg(timestamptz_send(o.ad_started_at) || int4send(b.id), ''
+                            order by o.ad_started_at) as starts
+            from ads_occurrences o join ads_brand_sets b on b.brand_ids = o.brand_ids
+           where o.snapshot_seq = seq and o.review_state = 'confirmed'
+           group by o.station_id) s on s.station_id = c.station_id;
+$$;
+
+-- One version for everything the services keep in memory of the ads data (figures, captures,
+-- station and brand names), renewed by whatever may change it. Each request reads it with its
+-- key, and a service reloads what it holds when it differs. Random, so no version is ever
+-- issued twice, not even after a restore from a backup while the services run.
+create table ads_data_version (
+  singleton boolean primary key default true check (singleton),
+  version uuid not null default gen_random_uuid()
+);
+insert into ads_data_version default values;
+
+-- The admin commands' lock (lib/ads/import.ts ADS_DATA_LOCK) before the version row: approval
+-- and a named import hold it already, any other writer takes it here, so the two are always
+-- locked in that order and never deadlock.
+create function ads_new_data_version() returns trigger language plpgsql as $$
+begin
+  perform pg_advisory_xact_lock(122519921164290);
+  update ads_data_version set version = gen_random_uuid();
+  return null;
+end $$;
+
+-- Row triggers where an import runs an upsert that may change nothing, which must not renew
+-- the version. A new snapshot changes nothing until it is approved.
+create trigger ads_snapshots_approved after update of approved_at on ads_snapshots
+  for each row when (old.approved_at is distinct from new.approved_at)
+  execute function ads_new_data_version();
+create trigger ads_snapshots_removed after delete on ads_snapshots
+  for each row when (old.approved_at is not null) execute function ads_new_data_version();
+create trigger ads_stations_added after insert or delete on ads_stations
+  for each row execute function ads_new_data_version();
+create trigger ads_stations_renamed after update on ads_stations
+  for each row when (old.id is distinct from new.id or old.name is distinct from new.name)
+  execute function ads_new_data_version();
+create trigger ads_brands_added after insert or delete on ads_brands
+  for each row execute function ads_new_data_version();
+create trigger ads_brands_renamed after update on ads_brands
+  for each row when (old.id is distinct from new.id or old.name is distinct from new.name)
+  execute function ads_new_data_version();
+create trigger ads_captures_changed after update or delete or truncate on ads_captures
+  for each statement execute function ads_new_data_version();

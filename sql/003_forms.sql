@@ -1,5 +1,6 @@
--- 003_forms: accounts, workspaces and roles, questionnaires, public sessions and answers,
--- plan usage, idempotency keys and the event outbox of the forms API.
+-- 003_forms: the forms API (forms-api.md): users, workspaces and roles, questionnaires, public
+-- sessions and answers, plan usage, idempotency keys, billing checkouts and exports. Answers
+-- and sessions write their events to outbox_events (004_webhooks.sql) in the same statement.
 
 create table users (
   id uuid primary key default gen_random_uuid(),
@@ -107,6 +108,8 @@ create table sessions (
   last_sequence integer not null default 1
 );
 create index sessions_questionnaire_idx on sessions (questionnaire_id, started_at desc, id desc);
+-- The export reads a questionnaire's sessions in id order, in batches (keyset).
+create index sessions_export_idx on sessions (questionnaire_id, id);
 
 create table answers (
   session_id bigint not null references sessions(id) on delete cascade,
@@ -125,10 +128,8 @@ create table answers (
 );
 create index answers_questionnaire_idx on answers (questionnaire_id, created_at, session_id);
 
--- Answers counted per workspace and calendar month (UTC), in shards. A limited plan counts
--- in shard 0 with a conditional UPDATE inside the answer's transaction: the row lock
--- serializes that workspace's answers, so the limit cannot be overshot. An unlimited plan
--- counts in a random shard 1-64, so its answers never queue on one hot row. Usage is the sum.
+-- Answers counted per workspace and calendar month (UTC), in shards (see onda_record_answer).
+-- Usage is the sum.
 create table plan_usage (
   workspace_id uuid not null references workspaces(id) on delete cascade,
   month date not null,
@@ -152,18 +153,37 @@ create table idempotency_keys (
 );
 create index idempotency_keys_created_idx on idempotency_keys (created_at);
 
-create table outbox_events (
-  id uuid primary key default gen_random_uuid(),  -- event id, stable across retries
-  -- No foreign key, for the reason given at answers.question_id: every event of a workspace
-  -- would share-lock its one row. Both writers (onda_start_session, onda_record_answer) take
-  -- it from the row they read in the same statement.
-  workspace_id uuid not null,
-  type text not null,            -- session.started | answer.submitted | session.completed
-  data jsonb not null,           -- the event's data object
-  created_at timestamptz not null default now(),
-  dispatched_at timestamptz      -- set by the webhook worker when fanned out
+-- Billing checkouts (the payment provider behind lib/forms/billing.ts) and exports of
+-- questionnaire answers (streamed at download time by lib/forms/export.ts).
+create table billing_checkouts (
+  id uuid primary key default gen_random_uuid(),
+  workspace_id uuid not null references workspaces(id) on delete cascade,
+  created_by uuid references users(id) on delete set null,
+  plan text not null check (plan in ('pro', 'business')),
+  billing_interval text not null check (billing_interval in ('month', 'year')),
+  -- Which payment provider handles it, and its own reference for the payment.
+  provider text not null,
+  provider_ref text,
+  -- Where the customer pays, as the provider answered it.
+  checkout_url text not null,
+  status text not null default 'pending' check (status in ('pending', 'completed', 'canceled')),
+  created_at timestamptz not null,
+  completed_at timestamptz
 );
-create index on outbox_events (created_at) where dispatched_at is null;
+create index billing_checkouts_workspace_idx on billing_checkouts (workspace_id, created_at desc);
+
+create table exports (
+  id uuid primary key default gen_random_uuid(),
+  workspace_id uuid not null references workspaces(id) on delete cascade,
+  questionnaire_id uuid not null references questionnaires(id) on delete cascade,
+  created_by uuid references users(id) on delete set null,
+  format text not null check (format in ('csv', 'ndjson')),
+  -- The export holds the data as of this moment: sessions started and answers given later
+  -- are left out, so every download of one export gives the same rows.
+  as_of timestamptz not null,
+  created_at timestamptz not null
+);
+create index exports_workspace_idx on exports (workspace_id, created_at desc);
 
 -- Inserts the finished Idempotency-Key record p_key (JSON, see lib/http/idempotency.ts) in the
 -- caller's statement, taking over an expired or abandoned one; a valid record of another
@@ -229,27 +249,24 @@ begin
 end
 $$;
 
--- One answer in one statement, so one round trip and one commit. The service passes the answer
--- it checked against the question's rules (from its cache: they never change once published);
--- everything that can change is decided here, under the session's row lock, so concurrent
--- answers of one session apply one after the other and progress, sequence numbers and
--- completion stay exact.
+-- One answer in one statement: one round trip, one commit. The service passes the answer it
+-- checked against the question's rules (cached: they never change once published); all that
+-- can change is decided here under the session's row lock, so concurrent answers of a session
+-- apply one after the other and progress, sequence numbers and completion stay exact.
 --
 -- outcome, in the order the API checks: 'no_session' (unknown, another slug's, or its
 -- questionnaire deleted), 'completed', 'closed', 'no_question' (not in the session's
--- questionnaire), 'answered' (this question already has an answer, e.g. a retry), then
--- 'invalid' (p_answer null: the service found the answer invalid for its question; only the
--- checks above run and nothing is written), else 'ok' with body, the JSON answer. On 'ok' it
--- writes the answer, the session's progress, the events answer.submitted and (for the last
--- answer) session.completed, the Idempotency-Key record p_key (see lib/http/idempotency.ts) and the
--- plan counter. A key held by another request (OD001) or a full month (OD002, detail: the plan)
--- raises, which rolls back every write of the statement.
+-- questionnaire), 'answered' (already answered, e.g. a retry), 'invalid' (p_answer null: the
+-- service found it invalid; nothing is written), else 'ok' with body, the JSON answer. On 'ok'
+-- it writes the answer, the session's progress, the events answer.submitted and (for the last
+-- answer) session.completed, the Idempotency-Key record p_key and the plan counter. A key held
+-- by another request (OD001) or a full month (OD002, detail: the plan) rolls back everything.
 --
--- p_limits maps each plan to its monthly answer limit (null: unlimited); the plan itself is read
--- here, as billing may change it at any moment. A limited plan counts in shard 0 with a
--- conditional upsert: its row lock serializes that workspace's answers, so the limit cannot be
--- overshot. The counter comes last, so that lock is held only until the commit. An unlimited
--- plan counts in the caller's random shard p_shard, so its answers never queue on one hot row.
+-- p_limits maps each plan to its monthly limit (null: unlimited); the plan is read here, as
+-- billing may change it at any moment. A limited plan counts in shard 0 with a conditional
+-- upsert whose row lock serializes the workspace's answers, so the limit cannot be overshot;
+-- it comes last, so that lock is held only until the commit. An unlimited plan counts in the
+-- caller's random shard p_shard, so its answers never queue on one hot row.
 create function onda_record_answer(
   p_session bigint,
   p_slug text,
@@ -376,4 +393,18 @@ begin
   end if;
   outcome := 'ok';
 end
+$$;
+
+-- One CSV field (RFC 4180): a value a spreadsheet would run as a formula (it starts with
+-- = + - @, tab or carriage return) gets a leading ' (CSV injection), and a value holding a
+-- quote, comma or line break is quoted with its quotes doubled (an unquoted value has no
+-- quote to double). Exports build their rows in SQL with it, so the service streams finished
+-- text instead of millions of row objects. One expression without FROM and not STRICT, so
+-- the planner inlines it into the export query.
+create function onda_csv_field(value text) returns text
+language sql immutable parallel safe as $$
+  select case when value = translate(value, E'",\r\n', '') then '' else '"' end
+    || case when left(value, 1) in ('=', '+', '-', '@', E'\t', E'\r') then '''' else '' end
+    || replace(value, '"', '""')
+    || case when value = translate(value, E'",\r\n', '') then '' else '"' end
 $$;

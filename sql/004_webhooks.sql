@@ -1,6 +1,20 @@
--- 004_webhooks: webhook endpoints, one delivery per (webhook, event) holding the exact body
--- that is signed and re-sent on every attempt, the log of every attempt, and the heartbeat of
--- each running delivery worker (so a crashed instance's claims can be taken over).
+-- 004_webhooks: the transactional outbox of forms events, webhook endpoints, one delivery per
+-- (webhook, event) holding the exact body that is signed and re-sent on every attempt, the log
+-- of every attempt, and the heartbeat of each running delivery worker (so a crashed instance's
+-- claims can be taken over).
+
+create table outbox_events (
+  id uuid primary key default gen_random_uuid(),  -- event id, stable across retries
+  -- No foreign key, for the reason given at answers.question_id: every event of a workspace
+  -- would share-lock its one row. Both writers (onda_start_session, onda_record_answer) take
+  -- it from the row they read in the same statement.
+  workspace_id uuid not null,
+  type text not null,            -- session.started | answer.submitted | session.completed
+  data jsonb not null,           -- the event's data object
+  created_at timestamptz not null default now(),
+  dispatched_at timestamptz      -- set by the webhook worker when fanned out
+);
+create index on outbox_events (created_at) where dispatched_at is null;
 
 create table webhooks (
   id uuid primary key default gen_random_uuid(),

@@ -1,4 +1,4 @@
-// Every approved capture, per station, kept in memory by data version (sql/009, sql/014), so that
+// Every approved capture, per station, kept in memory by data version (sql/002_ads.sql), so that
 // a coverage request reads no capture from the database.
 //
 // The index holds no account's data: stations, their captures and the approved snapshots. A

@@ -9,9 +9,9 @@ import { type Instant, microsBetween, parseInstant } from "./iso_instant.ts";
 /**
  * The advisory lock (transaction-scoped) under which the admin commands write what the service
  * derives its ads data from: an approval, a grant and an import that names stations or brands
- * take turns. Also taken, as the number 122519921164290, by the migrations that rework the ads
- * tables and by the trigger that renews the data version (sql/009, sql/014). Requests never
- * take it.
+ * take turns. Also taken, as the number 122519921164290, by the trigger that renews the data
+ * version (sql/002_ads.sql), and by any later migration that reworks the ads tables. Requests
+ * never take it.
  */
 export const ADS_DATA_LOCK = 0x6f6e6461_0002;
 
@@ -226,7 +226,6 @@ export async function importSnapshot(
 
       let rows = 0;
       let occurrences = 0;
-      let maxCaptureMs = 0;
       let lastReport = performance.now();
       const report = () => {
         const seconds = (performance.now() - started) / 1000;
@@ -275,7 +274,6 @@ export async function importSnapshot(
                 const from = timeField(n, record, "started_at");
                 const to = timeField(n, record, "ended_at");
                 if (microsBetween(from, to) <= 0) fail(n, "ended_at", "must be after started_at");
-                maxCaptureMs = Math.max(maxCaptureMs, microsBetween(from, to) / 1000);
                 await captureSpill.add(
                   `${id}\t${seq}\t${station}\t${record.started_at}\t${record.ended_at}\n`,
                 );
@@ -315,8 +313,7 @@ export async function importSnapshot(
       }
       await tx`
         update ads_snapshots
-           set occurrences = ${occurrences}, captures = ${captureSpill.count},
-               max_capture_seconds = ${maxCaptureMs / 1000}
+           set occurrences = ${occurrences}, captures = ${captureSpill.count}
          where seq = ${seq}`;
       if (options.approve) await approveSeq(tx, seq);
       report();
@@ -449,7 +446,7 @@ async function duplicateError(
 
 /**
  * Approves a snapshot: its rows become visible, and its figures per station, day and brand set
- * are packed for the services to load (sql/014_shared_figures.sql, lib/ads/figure_index.ts). Reads
+ * are packed for the services to load (sql/002_ads.sql, lib/ads/figure_index.ts). Reads
  * only this snapshot's rows and writes nothing per account, so its cost follows the snapshot's
  * size alone.
  */
@@ -458,7 +455,7 @@ export async function approveSeq(tx: Sql, seq: number) {
   // The grouping of a large snapshot sorts millions of rows; give it memory for this
   // transaction only.
   await tx`select set_config('work_mem', '256MB', true)`;
-  // The services' indexes follow by themselves: this renews the data version (sql/009).
+  // The services' indexes follow by themselves: this renews the data version (sql/002_ads.sql).
   await tx`update ads_snapshots set approved_at = now() where seq = ${seq}`;
   // The snapshot's rows are found through the block range index, which a scan reads whole for
   // every range not summarized yet: the ranges imported since autovacuum last ran, the whole

@@ -1,4 +1,4 @@
-// Data kept in memory at a version of ads_data_version (sql/009, sql/014), loaded again when a
+// Data kept in memory at a version of ads_data_version (sql/002_ads.sql), loaded again when a
 // request has read a version other than the one held: shared by the capture and figure indexes.
 
 export interface VersionedCache<T> {

@@ -2,7 +2,7 @@
 // database to the response in keyset batches, so memory stays bounded for any size.
 //
 // Each batch is one query that answers the batch's finished text (rows built in SQL, CSV
-// fields by onda_csv_field in sql/005_billing_exports.sql): the service handles one string
+// fields by onda_csv_field in sql/003_forms.sql): the service handles one string
 // per batch instead of an object, dates and a map per session, which keeps both the
 // throughput high and the garbage (and so the process's memory) low.
 
