@@ -107,8 +107,7 @@ interface IndexRow {
 /**
  * Reads the version, the approved snapshots and every station with its approved captures in one
  * statement, so all of it is of one moment. Instants travel in PostgreSQL's binary form: as text
- * (extract(epoch ...) is numeric), half a million captures took four to five times as long to
- * make and parse; the bench's 534,652 load in about 0.3 s.
+ * (extract(epoch ...) is numeric), they took several times as long to make and parse.
  */
 export async function loadCaptureIndex(sql: Sql): Promise<CaptureIndex> {
   const rows = await sql<IndexRow>`

@@ -1,6 +1,6 @@
 // ISO 8601 date-times with a time zone, read to the microsecond as PostgreSQL reads them. The
-// import reads two per line: the general reading (a regular expression, then Date.parse) was a
-// quarter of its JavaScript time per occurrence, so the usual shape is read digit by digit first.
+// import reads two per line, and the general reading (a regular expression, then Date.parse) is
+// slow at that rate, so the usual shape is read digit by digit first.
 
 /** An instant to the microsecond: Unix milliseconds, and 0-999 microseconds beyond them. */
 export interface Instant {

@@ -122,8 +122,8 @@ export interface Db {
    * estimates to cost more than the plans for the values at hand, and for an ads page (a few
    * rows, found in memory, behind a dozen subqueries) planning cost more than running it. Its
    * own connections on PostgreSQL keep every plan generic; on PGlite it is sql. Not for
-   * statements whose best plan depends on their values (measured: the webhook worker's claims
-   * lost two thirds of their throughput with generic plans).
+   * statements whose best plan depends on their values (the webhook worker's claims, whose
+   * generic plans are much slower: bench/README.md).
    */
   readonly keptPlans: Sql;
   /** Runs fn in one transaction; it commits when fn resolves and rolls back when it throws. */

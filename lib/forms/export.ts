@@ -14,8 +14,8 @@ export const EXPORT_FORMATS: readonly ExportFormat[] = ["csv", "ndjson"];
 
 /**
  * Sessions per query. Each batch's text is garbage once sent, and V8 frees large strings only
- * in a full collection, so small batches keep the process flat on PostgreSQL (measured: 250
- * peaks ~20 MB lower than 1000 for a million answers, at the same speed). Embedded PGlite pays
+ * in a full collection, so small batches keep the process flat on PostgreSQL at the same speed
+ * (bench/README.md, export). Embedded PGlite pays
  * more per query and its own memory dwarfs the batch, so it reads more at a time.
  */
 export function exportBatchSize(db: Db): number {
