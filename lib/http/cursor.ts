@@ -86,7 +86,7 @@ export async function encodeCursor(
 }
 
 /** The sort key of the last row served, or null when there is no cursor (first page). */
-export async function decodeCursor(
+async function decodeCursor(
   app: AppContext,
   scope: CursorScope,
   cursor: string | undefined,
@@ -122,42 +122,51 @@ export async function decodeCursor(
   return parsed.k;
 }
 
-/**
- * The keyset condition of a page after the first: the rows after the cursor's sort key, `<`
- * for a list newest first and `>` for one oldest first (the ORDER BY must match); nothing on
- * the first page. `columns` is a constant pair such as frag`created_at, id` (a timestamptz and
- * a uuid, as every list sorts).
- */
-export function afterCursor(
-  after: unknown[] | null,
-  columns: Fragment,
-  order: "asc" | "desc",
-): Fragment {
-  if (!after) return empty;
-  return order === "desc"
-    ? frag`and (${columns}) < (${after[0]}::timestamptz, ${after[1]}::uuid)`
-    : frag`and (${columns}) > (${after[0]}::timestamptz, ${after[1]}::uuid)`;
+/** How a list is sorted: a timestamptz and a uuid column, and the direction. */
+export interface ListOrder<R> {
+  /** A constant pair such as frag`created_at, id`; the query's ORDER BY must match. */
+  columns: Fragment;
+  direction: "asc" | "desc";
+  keyOf(row: R): [Date, string];
 }
 
+/** Newest first by (created_at, id), the order of most lists. */
+export const newestFirst: ListOrder<{ created_at: Date; id: string }> = {
+  columns: frag`created_at, id`,
+  direction: "desc",
+  keyOf: (row) => [row.created_at, row.id],
+};
+
 /**
- * Builds the list envelope from rows fetched with `limit + 1`: the extra row only says that
- * there is more. `keyOf` gives the sort key of a row (Dates become ISO strings).
+ * One page of a keyset list. `read` gets the condition for the rows after the cursor (nothing
+ * on the first page) and how many rows to fetch: one more than the page, which only says that
+ * there is more. The cursor is bound to `scope`, so it cannot page another list or filter.
  */
-export async function pageOf<R, T>(
+export async function listPage<R, T>(
   app: AppContext,
   scope: CursorScope,
-  rows: R[],
-  limit: number,
-  keyOf: (row: R) => unknown[],
+  page: { limit: number; cursor?: string },
+  order: ListOrder<NoInfer<R>>,
+  read: (after: Fragment, fetch: number) => Promise<R[]>,
   toJson: (row: R) => T,
 ): Promise<{ data: T[]; next_cursor: string | null; has_more: boolean }> {
-  const hasMore = rows.length > limit;
-  const shown = hasMore ? rows.slice(0, limit) : rows;
-  const last = shown[shown.length - 1];
-  const key = hasMore ? keyOf(last).map((v) => v instanceof Date ? v.toISOString() : v) : null;
+  const after = await decodeCursor(app, scope, page.cursor);
+  const rows = await read(afterCursor(after, order), page.limit + 1);
+  const hasMore = rows.length > page.limit;
+  const shown = hasMore ? rows.slice(0, page.limit) : rows;
+  const key = hasMore ? order.keyOf(shown[shown.length - 1]) : null;
   return {
     data: shown.map(toJson),
-    next_cursor: key ? await encodeCursor(app, scope, key) : null,
+    next_cursor: key ? await encodeCursor(app, scope, [key[0].toISOString(), key[1]]) : null,
     has_more: hasMore,
   };
+}
+
+// The rows after the cursor's sort key: `<` newest first, `>` oldest first.
+function afterCursor(after: unknown[] | null, order: ListOrder<unknown>): Fragment {
+  if (!after) return empty;
+  const key = frag`(${after[0]}::timestamptz, ${after[1]}::uuid)`;
+  return order.direction === "desc"
+    ? frag`and (${order.columns}) < ${key}`
+    : frag`and (${order.columns}) > ${key}`;
 }

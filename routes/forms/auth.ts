@@ -9,14 +9,7 @@ import {
   sessionCookie,
   user,
 } from "../../lib/forms/auth.ts";
-import {
-  afterCursor,
-  decodeCursor,
-  listEnvelope,
-  pageOf,
-  pageQuery,
-} from "../../lib/http/cursor.ts";
-import { frag } from "../../lib/db/db.ts";
+import { listEnvelope, listPage, newestFirst, pageQuery } from "../../lib/http/cursor.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { storeInTransaction } from "../../lib/http/idempotency.ts";
 import { beginLoginAttempt, forgetLoginAttempt } from "../../lib/forms/login_limit.ts";
@@ -220,19 +213,23 @@ export const routes = [
     responses: { 200: { description: "A page.", schema: listEnvelope(tokenListItem) } },
     handler: async ({ app, query, principal }) => {
       const scope = { list: "tokens", filter: { user: principal.userId } };
-      const after = await decodeCursor(app, scope, query.cursor);
-      const rows = await app.db.sql<{ id: string; name: string; created_at: Date }>`
-        select id, name, created_at from auth_tokens
-        where user_id = ${principal.userId} and kind = 'api' and revoked_at is null
-        ${afterCursor(after, frag`created_at, id`, "desc")}
-        order by created_at desc, id desc limit ${query.limit + 1}`;
-      return json(
-        await pageOf(app, scope, rows, query.limit, (r) => [r.created_at, r.id], (r) => ({
+      const page = await listPage(
+        app,
+        scope,
+        query,
+        newestFirst,
+        (after, fetch) =>
+          app.db.sql<{ id: string; name: string; created_at: Date }>`
+          select id, name, created_at from auth_tokens
+          where user_id = ${principal.userId} and kind = 'api' and revoked_at is null ${after}
+          order by created_at desc, id desc limit ${fetch}`,
+        (r) => ({
           id: r.id,
           name: r.name,
           created_at: r.created_at.toISOString(),
-        })),
+        }),
       );
+      return json(page);
     },
   }),
 

@@ -2,13 +2,7 @@
 // close and delete (soft). States: draft -> published -> closed; any -> deleted.
 
 import { user, type UserPrincipal } from "../../lib/forms/auth.ts";
-import {
-  afterCursor,
-  decodeCursor,
-  listEnvelope,
-  pageOf,
-  pageQuery,
-} from "../../lib/http/cursor.ts";
+import { listEnvelope, listPage, newestFirst, pageQuery } from "../../lib/http/cursor.ts";
 import { empty, frag, type Sql } from "../../lib/db/db.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { storeInTransaction } from "../../lib/http/idempotency.ts";
@@ -206,17 +200,13 @@ export const routes = [
         list: "questionnaires",
         filter: { workspace: principal.workspaceId, state: query.state ?? null },
       };
-      const after = await decodeCursor(app, scope, query.cursor);
-      const rows = await app.db.sql<Row>`
-        select * from questionnaires
-        where workspace_id = ${principal.workspaceId} and state <> 'deleted'
-        ${query.state ? frag`and state = ${query.state}` : empty}
-        ${afterCursor(after, frag`created_at, id`, "desc")}
-        order by created_at desc, id desc
-        limit ${query.limit + 1}`;
-      return json(
-        await pageOf(app, scope, rows, query.limit, (r) => [r.created_at, r.id], summary),
-      );
+      const page = await listPage(app, scope, query, newestFirst, (after, fetch) =>
+        app.db.sql<Row>`
+          select * from questionnaires
+          where workspace_id = ${principal.workspaceId} and state <> 'deleted'
+          ${query.state ? frag`and state = ${query.state}` : empty} ${after}
+          order by created_at desc, id desc limit ${fetch}`, summary);
+      return json(page);
     },
   }),
 

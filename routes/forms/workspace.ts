@@ -2,13 +2,7 @@
 // with their roles (contract.md §3).
 
 import { type Role, roleAtLeast, ROLES, user, type UserPrincipal } from "../../lib/forms/auth.ts";
-import {
-  afterCursor,
-  decodeCursor,
-  listEnvelope,
-  pageOf,
-  pageQuery,
-} from "../../lib/http/cursor.ts";
+import { listEnvelope, type ListOrder, listPage, pageQuery } from "../../lib/http/cursor.ts";
 import { frag, type Sql } from "../../lib/db/db.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { answersPerMonth, answersThisMonth, monthOf, type Plan } from "../../lib/forms/plan.ts";
@@ -186,16 +180,18 @@ export const routes = [
     responses: { 200: { description: "A page.", schema: listEnvelope(memberJson) } },
     handler: async ({ app, query, principal }) => {
       const scope = { list: "members", filter: { workspace: principal.workspaceId } };
-      const after = await decodeCursor(app, scope, query.cursor);
-      const rows = await app.db.sql<MemberRow>`
-        select m.user_id, u.email, u.name, m.role, m.created_at
-        from memberships m join users u on u.id = m.user_id
-        where m.workspace_id = ${principal.workspaceId}
-        ${afterCursor(after, frag`m.created_at, m.user_id`, "asc")}
-        order by m.created_at, m.user_id limit ${query.limit + 1}`;
-      return json(
-        await pageOf(app, scope, rows, query.limit, (r) => [r.created_at, r.user_id], memberOut),
-      );
+      const order: ListOrder<MemberRow> = {
+        columns: frag`m.created_at, m.user_id`,
+        direction: "asc",
+        keyOf: (r) => [r.created_at, r.user_id],
+      };
+      const page = await listPage(app, scope, query, order, (after, fetch) =>
+        app.db.sql<MemberRow>`
+          select m.user_id, u.email, u.name, m.role, m.created_at
+          from memberships m join users u on u.id = m.user_id
+          where m.workspace_id = ${principal.workspaceId} ${after}
+          order by m.created_at, m.user_id limit ${fetch}`, memberOut);
+      return json(page);
     },
   }),
 

@@ -3,13 +3,7 @@
 // Delivery itself is lib/webhooks/worker.ts; target checks lib/webhooks/ssrf.ts.
 
 import { user, type UserPrincipal } from "../../lib/forms/auth.ts";
-import {
-  afterCursor,
-  decodeCursor,
-  listEnvelope,
-  pageOf,
-  pageQuery,
-} from "../../lib/http/cursor.ts";
+import { listEnvelope, listPage, newestFirst, pageQuery } from "../../lib/http/cursor.ts";
 import { empty, frag } from "../../lib/db/db.ts";
 import { ApiError } from "../../lib/errors.ts";
 import type { EventType } from "../../lib/webhooks/outbox.ts";
@@ -254,15 +248,19 @@ export const routes = [
     responses: { 200: { description: "A page.", schema: listEnvelope(webhookJson) } },
     handler: async ({ app, query, principal }) => {
       const scope = { list: "webhooks", filter: { workspace: principal.workspaceId } };
-      const after = await decodeCursor(app, scope, query.cursor);
-      const rows = await app.db.sql<WebhookRow>`
-        select id, url, events, status, disabled_at, disabled_reason, created_at from webhooks
-        where workspace_id = ${principal.workspaceId}
-        ${afterCursor(after, frag`created_at, id`, "desc")}
-        order by created_at desc, id desc limit ${query.limit + 1}`;
-      return json(
-        await pageOf(app, scope, rows, query.limit, (r) => [r.created_at, r.id], webhookOut),
+      const page = await listPage(
+        app,
+        scope,
+        query,
+        newestFirst,
+        (after, fetch) =>
+          app.db.sql<WebhookRow>`
+          select id, url, events, status, disabled_at, disabled_reason, created_at from webhooks
+          where workspace_id = ${principal.workspaceId} ${after}
+          order by created_at desc, id desc limit ${fetch}`,
+        webhookOut,
       );
+      return json(page);
     },
   }),
 
@@ -310,27 +308,20 @@ export const routes = [
         list: "webhook_deliveries",
         filter: { webhook: params.id, status: query.status ?? null },
       };
-      const after = await decodeCursor(app, scope, query.cursor);
-      const rows = await app.db.sql<DeliveryRow>`
-        select ${DELIVERY_COLUMNS} from webhook_deliveries
-        where webhook_id = ${params.id}
-        ${query.status ? frag`and status = ${query.status}` : empty}
-        ${afterCursor(after, frag`created_at, id`, "desc")}
-        order by created_at desc, id desc limit ${query.limit + 1}`;
-      const attempts = rows.length === 0 ? [] : await app.db.sql<AttemptRow>`
-        select delivery_id, attempt, started_at, duration_ms, response_code, error
-        from webhook_attempts where delivery_id = any(${rows.map((r) => r.id)}::uuid[])
-        order by delivery_id, attempt`;
-      return json(
-        await pageOf(
-          app,
-          scope,
-          rows,
-          query.limit,
-          (r) => [r.created_at, r.id],
-          (r) => deliveryOut(r, attempts.filter((a) => a.delivery_id === r.id)),
-        ),
-      );
+      let attempts: AttemptRow[] = [];
+      const page = await listPage(app, scope, query, newestFirst, async (after, fetch) => {
+        const rows = await app.db.sql<DeliveryRow>`
+          select ${DELIVERY_COLUMNS} from webhook_deliveries
+          where webhook_id = ${params.id}
+          ${query.status ? frag`and status = ${query.status}` : empty} ${after}
+          order by created_at desc, id desc limit ${fetch}`;
+        attempts = rows.length === 0 ? [] : await app.db.sql<AttemptRow>`
+          select delivery_id, attempt, started_at, duration_ms, response_code, error
+          from webhook_attempts where delivery_id = any(${rows.map((r) => r.id)}::uuid[])
+          order by delivery_id, attempt`;
+        return rows;
+      }, (r) => deliveryOut(r, attempts.filter((a) => a.delivery_id === r.id)));
+      return json(page);
     },
   }),
 
