@@ -169,17 +169,10 @@ export const EMBED_SCRIPT = String
       button,
     ]);
     card.appendChild(formEl);
-    var busy = false;
-    formEl.addEventListener("submit", async function (event) {
-      event.preventDefault();
-      if (busy) return;
-      busy = true;
-      button.disabled = true;
+    onSubmit(formEl, button, async function () {
       [nameError, emailError, error].forEach(function (n) { n.textContent = ""; });
       var body = { name: name.value, email: email.value, loaded_at: loadedAt };
       var result = await post("/sessions", body, keyFor(body));
-      busy = false;
-      button.disabled = false;
       if (!result.ok) {
         var target = result.error.field === "name" ? nameError
           : result.error.field === "email" ? emailError : error;
@@ -189,6 +182,24 @@ export const EMBED_SCRIPT = String
       var sessionId = result.data.sessionId !== undefined ? result.data.sessionId
         : result.data.data && result.data.data.sessionId;
       questionView(form, sessionId, 0, { answered: 0, total: form.questions.length });
+    });
+  }
+
+  // The one submit handler of every form: a submit while one is in flight (a double click) is
+  // ignored, and the button stays disabled until the answer has been shown.
+  function onSubmit(formEl, button, send) {
+    var busy = false;
+    formEl.addEventListener("submit", async function (event) {
+      event.preventDefault();
+      if (busy) return;
+      busy = true;
+      button.disabled = true;
+      try {
+        await send();
+      } finally {
+        busy = false;
+        button.disabled = false;
+      }
     });
   }
 
@@ -258,17 +269,10 @@ export const EMBED_SCRIPT = String
       button,
     ]);
     card.appendChild(formEl);
-    var busy = false;
-    formEl.addEventListener("submit", async function (event) {
-      event.preventDefault();
-      if (busy) return;
-      busy = true;
-      button.disabled = true;
+    onSubmit(formEl, button, async function () {
       error.textContent = "";
       var body = { questionId: question.id, answerText: field.value() };
       var result = await post("/sessions/" + encodeURIComponent(sessionId) + "/answers", body, keyFor(body));
-      busy = false;
-      button.disabled = false;
       if (result.ok) {
         var data = result.data.data || result.data;
         if (data.isComplete) return doneView(data.progress);
