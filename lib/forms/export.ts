@@ -6,7 +6,7 @@
 // per batch instead of an object, dates and a map per session, which keeps both the
 // throughput high and the garbage (and so the process's memory) low.
 
-import type { Db, Sql } from "../db/db.ts";
+import { type Db, frag, type Sql } from "../db/db.ts";
 
 export type ExportFormat = "csv" | "ndjson";
 
@@ -119,58 +119,46 @@ export function batchReader(
   questionnaireId: string,
   asOf: Date,
 ): BatchReader {
+  const utc = frag`'YYYY-MM-DD"T"HH24:MI:SS"Z"'`;
+  const line = format === "csv"
+    ? frag`concat_ws(',',
+        s.id::text,
+        onda_csv_field(s.name),
+        onda_csv_field(s.email),
+        to_char(s.started_at at time zone 'UTC', ${utc}),
+        case when s.completed_at <= ${asOf}
+          then to_char(s.completed_at at time zone 'UTC', ${utc}) else '' end,
+        (select string_agg(onda_csv_field(coalesce(a.answer, '')), ',' order by q.position)
+         from questions q
+         left join answers a on a.session_id = s.id and a.question_id = q.id
+           and a.created_at <= ${asOf}
+         where q.questionnaire_id = s.questionnaire_id)
+      ) || E'\r\n'`
+    : frag`json_build_object(
+        'session_id', s.id,
+        'name', s.name,
+        'email', s.email,
+        'started_at', to_char(s.started_at at time zone 'UTC', ${utc}),
+        'completed_at', case when s.completed_at <= ${asOf}
+          then to_char(s.completed_at at time zone 'UTC', ${utc}) end,
+        'answers', coalesce(
+          (select json_object_agg(a.question_id::text, a.answer order by a.question_id)
+           from answers a where a.session_id = s.id and a.created_at <= ${asOf}),
+          '{}'::json)
+      )::text || E'\n'`;
   return async (after, limit) => {
-    const rows = format === "csv"
-      ? await sql<{ count: number; last_id: number | null; text: string }>`
-        with batch as (
-          select s.id, concat_ws(',',
-              s.id::text,
-              onda_csv_field(s.name),
-              onda_csv_field(s.email),
-              to_char(s.started_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
-              case when s.completed_at <= ${asOf}
-                then to_char(s.completed_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
-                else '' end,
-              (select string_agg(onda_csv_field(coalesce(a.answer, '')), ',' order by q.position)
-               from questions q
-               left join answers a on a.session_id = s.id and a.question_id = q.id
-                 and a.created_at <= ${asOf}
-               where q.questionnaire_id = s.questionnaire_id)
-            ) || E'\r\n' as line
-          from sessions s
-          where s.questionnaire_id = ${questionnaireId} and s.started_at <= ${asOf}
-            and s.id > ${after ?? 0}
-          order by s.id
-          limit ${limit}
-        )
-        select count(*)::int as count, max(id) as last_id,
-          coalesce(string_agg(line, '' order by id), '') as text
-        from batch`
-      : await sql<{ count: number; last_id: number | null; text: string }>`
-        with batch as (
-          select s.id, json_build_object(
-              'session_id', s.id,
-              'name', s.name,
-              'email', s.email,
-              'started_at',
-              to_char(s.started_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
-              'completed_at', case when s.completed_at <= ${asOf}
-                then to_char(s.completed_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
-                end,
-              'answers', coalesce(
-                (select json_object_agg(a.question_id::text, a.answer order by a.question_id)
-                 from answers a where a.session_id = s.id and a.created_at <= ${asOf}),
-                '{}'::json)
-            )::text || E'\n' as line
-          from sessions s
-          where s.questionnaire_id = ${questionnaireId} and s.started_at <= ${asOf}
-            and s.id > ${after ?? 0}
-          order by s.id
-          limit ${limit}
-        )
-        select count(*)::int as count, max(id) as last_id,
-          coalesce(string_agg(line, '' order by id), '') as text
-        from batch`;
+    const rows = await sql<{ count: number; last_id: number | null; text: string }>`
+      with batch as (
+        select s.id, ${line} as line
+        from sessions s
+        where s.questionnaire_id = ${questionnaireId} and s.started_at <= ${asOf}
+          and s.id > ${after ?? 0}
+        order by s.id
+        limit ${limit}
+      )
+      select count(*)::int as count, max(id) as last_id,
+        coalesce(string_agg(line, '' order by id), '') as text
+      from batch`;
     return { count: rows[0].count, lastId: rows[0].last_id, text: rows[0].text };
   };
 }
