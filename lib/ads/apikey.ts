@@ -101,10 +101,18 @@ function unauthenticated(message: string): ApiError {
  */
 export function apiKey(permission: Permission | null): AuthRule<AdsPrincipal> {
   return {
-    security: [{ apiKey: [] }],
+    security: [{ adsKey: [] }],
     describe: permission
       ? `API key (Authorization: Bearer) with the ${permission} permission.`
       : "Any valid API key (Authorization: Bearer); no permission needed.",
+    errors: [401, 403, 429],
+    responseHeaders: [
+      "X-RateLimit-Limit",
+      "X-RateLimit-Remaining",
+      "X-RateLimit-Reset",
+      "RateLimit-Policy",
+      "RateLimit",
+    ],
     authenticate: (ctx) => authenticate(ctx, permission),
   };
 }
