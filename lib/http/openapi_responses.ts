@@ -38,6 +38,7 @@ export const HEADERS: Record<string, JsonSchema> = {
   },
   "Retry-After": {
     description: "Seconds to wait before retrying.",
+    required: true,
     schema: { type: "integer", minimum: 0 },
   },
   "Idempotent-Replayed": {
@@ -60,6 +61,7 @@ export const HEADERS: Record<string, JsonSchema> = {
   },
   Allow: {
     description: "The methods this path accepts.",
+    required: true,
     schema: { type: "string", examples: ["GET, POST"] },
   },
   "WWW-Authenticate": {
@@ -105,7 +107,9 @@ interface ErrorDoc {
   name: string;
   code: (typeof ERROR_CODES)[number];
   description: string;
-  /** Headers besides the shared ones: always sent (required) or sometimes. */
+  /** The message of its example. */
+  message: string;
+  /** Headers it carries besides the shared ones. */
   headers?: string[];
   /** False where the request was never counted against a rate limit. */
   counted?: boolean;
@@ -117,12 +121,14 @@ const ERRORS: Record<number, ErrorDoc> = {
   400: {
     name: "BadRequest",
     code: "VALIDATION_FAILED",
+    message: "title must not be empty.",
     description: "Invalid request (VALIDATION_FAILED); error.field names the offending field.",
     replayed: true,
   },
   401: {
     name: "Unauthorized",
     code: "UNAUTHENTICATED",
+    message: "Sign in: send the service_token cookie or a bearer token.",
     description: "Missing, invalid, expired or revoked credentials (UNAUTHENTICATED).",
     headers: ["WWW-Authenticate"],
     counted: false,
@@ -130,17 +136,20 @@ const ERRORS: Record<number, ErrorDoc> = {
   403: {
     name: "Forbidden",
     code: "FORBIDDEN",
+    message: "This needs the admin role or higher in this workspace.",
     description: "Authenticated, but not allowed (FORBIDDEN).",
   },
   404: {
     name: "NotFound",
     code: "NOT_FOUND",
+    message: "No such questionnaire.",
     description: "No such resource, or not visible to the caller (NOT_FOUND).",
     replayed: true,
   },
   405: {
     name: "MethodNotAllowed",
     code: "METHOD_NOT_ALLOWED",
+    message: "Use GET or POST on this path.",
     description: "This path does not accept the request's method (METHOD_NOT_ALLOWED); Allow " +
       "lists the methods it does.",
     headers: ["Allow"],
@@ -149,27 +158,32 @@ const ERRORS: Record<number, ErrorDoc> = {
   409: {
     name: "Conflict",
     code: "CONFLICT",
+    message: "A published questionnaire cannot change.",
     description: "Incompatible state (CONFLICT), or the same Idempotency-Key still in progress.",
     replayed: true,
   },
   410: {
     name: "Gone",
     code: "GONE",
+    message: "This cursor is older than the events kept.",
     description: "A position older than what is kept (GONE).",
   },
   413: {
     name: "PayloadTooLarge",
     code: "PAYLOAD_TOO_LARGE",
+    message: "The body is over 64 KiB.",
     description: "Body over 64 KiB (PAYLOAD_TOO_LARGE).",
   },
   415: {
     name: "UnsupportedMediaType",
     code: "UNSUPPORTED_MEDIA_TYPE",
+    message: "Send the body as application/json.",
     description: "Body is not application/json (UNSUPPORTED_MEDIA_TYPE).",
   },
   422: {
     name: "Unprocessable",
     code: "UNPROCESSABLE",
+    message: "The workspace's plan allows 1000 answers per month.",
     description: "Rejected by a business rule, the same Idempotency-Key with another body, or " +
       "(ads API) an invalid query parameter (UNPROCESSABLE); error.field gives detail.",
     replayed: true,
@@ -177,18 +191,21 @@ const ERRORS: Record<number, ErrorDoc> = {
   429: {
     name: "TooManyRequests",
     code: "RATE_LIMITED",
+    message: "Too many requests for this user; retry after Retry-After seconds.",
     description: "Rate limit exceeded (RATE_LIMITED); retry after Retry-After seconds.",
     headers: ["Retry-After"],
   },
   500: {
     name: "InternalError",
     code: "INTERNAL",
+    message: "Internal error; retry with exponential backoff.",
     description: "Internal error (INTERNAL); retry with exponential backoff, at most 3 times. " +
       "The forms API also answers so when its database cannot be reached.",
   },
   503: {
     name: "ServiceUnavailable",
     code: "DEGRADED",
+    message: "The service is in a maintenance window; retry after Retry-After seconds.",
     description: "Maintenance window or degraded mode (DEGRADED), or, on the ads API, a " +
       "database that cannot be reached or has not answered within ADS_DATABASE_TIMEOUT_MS " +
       "(UNAVAILABLE); retry after Retry-After seconds.",
@@ -218,13 +235,13 @@ export function headerRef(name: string): JsonSchema {
   return { $ref: `#/components/headers/${name}` };
 }
 
-/** The error example of a status: its code, a message, no field. */
-export function errorExample(status: number, message = "See error.message."): JsonSchema {
+/** The error example of a status: its code and a message. */
+export function errorExample(status: number): JsonSchema {
   return {
     error: {
       code: ERRORS[status]?.code ?? "INTERNAL",
-      message,
-      field: null,
+      message: ERRORS[status]?.message ?? "Internal error; retry with exponential backoff.",
+      field: status === 400 ? "title" : null,
       trace_id: "4bf92f3577b34da6a3ce929d0e0e4736",
     },
   };

@@ -32,7 +32,13 @@ const sessionData = {
 };
 
 /** The envelope of every delivered body, with this event's type and data. */
-function envelope(name: string, type: string, data: Schema<unknown>, description: string) {
+function envelope(
+  name: string,
+  type: string,
+  data: Schema<unknown>,
+  description: string,
+  example: Record<string, unknown>,
+) {
   return named(
     name,
     object({
@@ -41,9 +47,25 @@ function envelope(name: string, type: string, data: Schema<unknown>, description
       created_at: dateTime(),
       workspace_id: uuid(),
       data,
-    }, { description }),
+    }, {
+      description,
+      example: {
+        id: "0b6d2f7e-5a41-4c3b-9e8d-7f1a2b3c4d5e",
+        type,
+        created_at: "2026-11-20T08:15:30.123Z",
+        workspace_id: "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+        data: example,
+      },
+    }),
   );
 }
+
+const sessionExample = {
+  questionnaire_id: "3f1c2a9e-8b7d-4c6e-9a5f-0d2b4e6f8a1c",
+  questionnaire_slug: "customer-feedback",
+  session_id: SESSION_ID,
+};
+const ana = { name: "Ana Lima", email: "ana@example.com" };
 
 const eventId = "The event id (also webhook-id): the same on every retry; deduplicate by it.";
 
@@ -52,6 +74,7 @@ export const sessionStarted = envelope(
   "session.started",
   object({ ...sessionData, respondent }),
   `A visitor started a session. id: ${eventId}`,
+  { ...sessionExample, sequence: 1, progress: { answered: 0, total: 2 }, respondent: ana },
 );
 
 export const answerSubmitted = envelope(
@@ -63,6 +86,13 @@ export const answerSubmitted = envelope(
     answer: string({ description: "The answer as stored (empty for a skipped optional one)." }),
   }),
   `A question of a session was answered. id: ${eventId}`,
+  {
+    ...sessionExample,
+    sequence: 3,
+    progress: { answered: 2, total: 2 },
+    question_id: 102,
+    answer: "5",
+  },
 );
 
 export const sessionCompleted = envelope(
@@ -74,6 +104,13 @@ export const sessionCompleted = envelope(
     answers: array(object({ question_id: int({ min: 1 }), answer: string() })),
   }),
   `Every question of a session is answered; sent once per session. id: ${eventId}`,
+  {
+    ...sessionExample,
+    sequence: 4,
+    progress: { answered: 2, total: 2 },
+    respondent: ana,
+    answers: [{ question_id: 101, answer: "Radio" }, { question_id: 102, answer: "5" }],
+  },
 );
 
 export const ping = envelope(
@@ -81,6 +118,7 @@ export const ping = envelope(
   "ping",
   object({ webhook_id: uuid() }),
   "The test ping of POST /api/v1/webhooks/{id}/test; sent to that webhook only.",
+  { webhook_id: "5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a" },
 );
 
 function header(name: string, description: string, schema: Schema<unknown>) {

@@ -49,6 +49,18 @@ const occurrenceSchema = named(
     duration_precision: enumOf(["estimated", "detected", "human_confirmed"]),
     review_state: enumOf(["confirmed"]),
     brands: array(brandSchema, { description: "Only the granted brands." }),
+  }, {
+    example: {
+      id: "3f1c2a9e-8b7d-4c6e-9a5f-0d2b4e6f8a1c",
+      station_id: "radio-nord",
+      station_name: "Radio Nord",
+      ad_started_at: "2026-11-20T08:15:30Z",
+      ad_ended_at: "2026-11-20T08:16:00Z",
+      duration_seconds: 30,
+      duration_precision: "detected",
+      review_state: "confirmed",
+      brands: [{ id: "brand-7", name: "Fresh Cola" }],
+    },
   }),
 );
 
