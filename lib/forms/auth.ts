@@ -91,6 +91,23 @@ function credential(req: Request): { token: string; viaCookie: boolean } | null 
   return null;
 }
 
+/** How a signed-in user's requests authenticate, for the OpenAPI document. */
+const USER_SCHEMES = {
+  sessionCookie: {
+    type: "apiKey",
+    in: "cookie",
+    name: COOKIE_NAME,
+    description: "The HttpOnly session cookie that register and login set (valid 14 days).",
+  },
+  bearerToken: {
+    type: "http",
+    scheme: "bearer",
+    bearerFormat: "onda_pat_ and 43 base64url characters",
+    description: "Forms API token for scripts, from POST /api/v1/auth/tokens; accepted " +
+      "wherever the session cookie is.",
+  },
+};
+
 /** The headers enforceLimit sends. */
 const RATE_LIMIT_HEADERS = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"];
 
@@ -130,6 +147,7 @@ interface TokenRow {
 export function user(minRole: Role): AuthRule<UserPrincipal> {
   return {
     security: [{ sessionCookie: [] }, { bearerToken: [] }],
+    securitySchemes: USER_SCHEMES,
     describe: `Cookie service_token or Authorization: Bearer; role ${minRole} or higher in ` +
       "the workspace of X-Workspace-Id (default: the user's first workspace).",
     // 404: a workspace the user is not in does not exist for them.

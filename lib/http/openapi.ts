@@ -45,29 +45,6 @@ export interface OpenApiInput {
   webhooks: WebhookDocs;
 }
 
-const SECURITY_SCHEMES = {
-  adsKey: {
-    type: "http",
-    scheme: "bearer",
-    bearerFormat: "onda_ads_ and 43 base64url characters",
-    description: "Ads API key, sent as Authorization: Bearer onda_ads_... (never in the URL); " +
-      "created by the operator with `deno task admin key create`.",
-  },
-  bearerToken: {
-    type: "http",
-    scheme: "bearer",
-    bearerFormat: "onda_pat_ and 43 base64url characters",
-    description: "Forms API token for scripts, from POST /api/v1/auth/tokens; accepted " +
-      "wherever the session cookie is.",
-  },
-  sessionCookie: {
-    type: "apiKey",
-    in: "cookie",
-    name: "service_token",
-    description: "The HttpOnly session cookie that register and login set (valid 14 days).",
-  },
-};
-
 const IDEMPOTENCY_KEY: HeaderParam = {
   name: "Idempotency-Key",
   description: "UUID v4 unique per logical operation; a repeat within 24 h from the same " +
@@ -323,7 +300,9 @@ export function buildOpenApi(input: OpenApiInput): JsonSchema {
       responses: sorted(responses),
       parameters: sorted(parameters),
       headers: sorted(Object.fromEntries([...usedHeaders].map((h) => [h, HEADERS[h]]))),
-      securitySchemes: SECURITY_SCHEMES,
+      securitySchemes: sorted(
+        Object.assign({}, ...input.routes.map((r) => r.auth.securitySchemes ?? {})),
+      ),
     },
   };
 }

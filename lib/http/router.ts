@@ -74,6 +74,8 @@ export interface HeaderParam {
 export interface AuthRule<P> {
   /** OpenAPI security requirements ([] = no authentication). */
   security: Record<string, string[]>[];
+  /** The OpenAPI security schemes those requirements name. */
+  securitySchemes?: Record<string, Record<string, string>>;
   /** One sentence for the OpenAPI description: who may call and with which permission. */
   describe: string;
   /** The statuses this rule answers (default: 401, 403 and 429 when it has security). */
