@@ -68,6 +68,7 @@ function operationId(route: Route, deprecated: boolean): string {
 /** The errors a route can answer besides those its table declares with a body. */
 function errorStatuses(route: Route): number[] {
   const auth = route.auth.errors ?? (route.auth.security.length ? [401, 403, 429] : []);
+  // 405 belongs to the path, which OpenAPI cannot describe: each of its operations lists it.
   const set = new Set<number>([405, 500, ...auth, ...(route.errors ?? [])]);
   // Maintenance: every /api/ route answers 503 DEGRADED.
   if (route.path.startsWith("/api/")) set.add(503);

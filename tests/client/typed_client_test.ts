@@ -214,7 +214,7 @@ test("typed client: the forms API from registration to export, and its webhooks"
   assert.equal(invalid.error!.error.field, "title");
 
   // 4 events: session.started, two answer.submitted, session.completed.
-  await receiver.waitFor((received) => received.length >= 4);
+  await receiver.waitFor((received) => received.length >= 4, 60_000);
   const deliveries = await client.GET("/api/v1/webhooks/{id}/deliveries", {
     params: { header, path: { id: hook.data!.id }, query: { limit: 10 } },
     headers: bearer,
