@@ -1,19 +1,24 @@
 // The one error type of the service and the one place that turns errors into the envelope.
 
-export type ErrorCode =
-  | "VALIDATION_FAILED"
-  | "UNAUTHENTICATED"
-  | "FORBIDDEN"
-  | "NOT_FOUND"
-  | "METHOD_NOT_ALLOWED"
-  | "CONFLICT"
-  | "PAYLOAD_TOO_LARGE"
-  | "UNSUPPORTED_MEDIA_TYPE"
-  | "UNPROCESSABLE"
-  | "RATE_LIMITED"
-  | "INTERNAL"
-  | "DEGRADED"
-  | "UNAVAILABLE";
+/** Every error.code of contract.md §1; the OpenAPI document lists the same. */
+export const ERROR_CODES = [
+  "VALIDATION_FAILED",
+  "UNAUTHENTICATED",
+  "FORBIDDEN",
+  "NOT_FOUND",
+  "METHOD_NOT_ALLOWED",
+  "CONFLICT",
+  "GONE",
+  "PAYLOAD_TOO_LARGE",
+  "UNSUPPORTED_MEDIA_TYPE",
+  "UNPROCESSABLE",
+  "RATE_LIMITED",
+  "INTERNAL",
+  "DEGRADED",
+  "UNAVAILABLE",
+] as const;
+
+export type ErrorCode = typeof ERROR_CODES[number];
 
 export interface ApiErrorOptions {
   message: string;

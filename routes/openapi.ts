@@ -3,6 +3,29 @@
 import { buildOpenApi, SPEC_VERSION } from "../lib/http/openapi.ts";
 import { defineRoute, json, noAuth } from "../lib/http/router.ts";
 import { anyJson } from "../lib/http/schema.ts";
+import { webhookDocs } from "../lib/webhooks/payloads.ts";
+
+/** What each tag of the document groups; a route's tag must be one of these. */
+export const TAGS: Record<string, string> = {
+  ads: "The read-only advertising occurrence API (ads-api.md): an API key (adsKey) with " +
+    "permissions, the account's scope applied before counting and paging, 60 requests per " +
+    "minute per key, invalid query parameters answered 422.",
+  auth: "Accounts of the forms API: register, log in and out (the service_token cookie), and " +
+    "bearer tokens for scripts.",
+  workspace: "The workspace of the request (X-Workspace-Id): its settings, plan usage, and " +
+    "members with their roles (viewer, editor, admin, owner).",
+  questionnaires: "Questionnaires of the workspace: draft -> published -> closed; any -> " +
+    "deleted (soft). Lists use the list envelope with a signed cursor.",
+  public: "What visitors of a published questionnaire call: no credentials, any origin " +
+    "(Access-Control-Allow-Origin: *), 120 requests per minute per client address.",
+  exports: "Exports of a questionnaire's sessions and answers, as CSV or NDJSON, streamed.",
+  billing: "Checkouts for the paid plans (owner only).",
+  webhooks: "Webhooks of the workspace, their delivery logs and the signing secret. What a " +
+    "receiver gets is under the document's webhooks.",
+  events: "The workspace's event log: the bodies webhooks deliver, oldest first.",
+  embed: "The embed script, and a page that shows it working.",
+  service: "Liveness and this document.",
+};
 
 export const routes = [
   defineRoute({
@@ -17,13 +40,20 @@ export const routes = [
       200: {
         description: "The document.",
         schema: anyJson("OpenAPI 3.1 document"),
+        example: { openapi: "3.1.0", info: { title: "Onda API", version: SPEC_VERSION } },
         headers: { "X-Spec-Version": "SemVer of the document" },
       },
     },
     handler: ({ app }) =>
-      json(buildOpenApi(app.routes, app.config.publicBaseUrl), 200, {
-        "X-Spec-Version": SPEC_VERSION,
-        "Access-Control-Allow-Origin": "*",
-      }),
+      json(
+        buildOpenApi({
+          routes: app.routes,
+          serverUrl: app.config.publicBaseUrl,
+          tags: TAGS,
+          webhooks: webhookDocs,
+        }),
+        200,
+        { "X-Spec-Version": SPEC_VERSION, "Access-Control-Allow-Origin": "*" },
+      ),
   }),
 ];

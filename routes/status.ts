@@ -2,8 +2,20 @@
 
 import { readMaintenance } from "../lib/http/maintenance.ts";
 import { defineRoute, json, noAuth } from "../lib/http/router.ts";
-import { anyJson } from "../lib/http/schema.ts";
+import { dateTime, enumOf, named, nullable, object, optional, string } from "../lib/http/schema.ts";
 import { VERSION } from "../lib/version.ts";
+
+const statusSchema = named(
+  "Status",
+  object({
+    status: enumOf(["ok", "degraded", "maintenance"]),
+    version: string({ example: VERSION }),
+    until: optional(
+      nullable(dateTime("maintenance only: when it ends; null = until switched off.")),
+    ),
+    checks: object({ database: enumOf(["ok", "unavailable"]) }),
+  }),
+);
 
 /** A database that does not answer within this time counts as down. */
 const DATABASE_CHECK_MS = 2000;
@@ -19,8 +31,17 @@ export const routes = [
       "(with until, null = until switched off) during a maintenance window, with Retry-After.",
     auth: noAuth,
     responses: {
-      200: { description: "Healthy.", schema: anyJson("{status, version, checks}") },
-      503: { description: "Degraded or in maintenance.", schema: anyJson() },
+      200: {
+        description: "Healthy.",
+        schema: statusSchema,
+        example: { status: "ok", version: VERSION, checks: { database: "ok" } },
+      },
+      503: {
+        description: "Degraded or in maintenance.",
+        schema: statusSchema,
+        example: { status: "degraded", version: VERSION, checks: { database: "unavailable" } },
+        headers: { "Retry-After": "Seconds to wait." },
+      },
     },
     handler: async ({ app }) => {
       const headers = { "Cache-Control": "no-store" };

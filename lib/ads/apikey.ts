@@ -101,10 +101,27 @@ function unauthenticated(message: string): ApiError {
  */
 export function apiKey(permission: Permission | null): AuthRule<AdsPrincipal> {
   return {
-    security: [{ apiKey: [] }],
+    security: [{ adsKey: [] }],
+    securitySchemes: {
+      adsKey: {
+        type: "http",
+        scheme: "bearer",
+        bearerFormat: "onda_ads_ and 43 base64url characters",
+        description: "Ads API key, sent as Authorization: Bearer onda_ads_... (never in the " +
+          "URL); created by the operator with `deno task admin key create`.",
+      },
+    },
     describe: permission
       ? `API key (Authorization: Bearer) with the ${permission} permission.`
       : "Any valid API key (Authorization: Bearer); no permission needed.",
+    errors: [401, 403, 429],
+    responseHeaders: [
+      "X-RateLimit-Limit",
+      "X-RateLimit-Remaining",
+      "X-RateLimit-Reset",
+      "RateLimit-Policy",
+      "RateLimit",
+    ],
     authenticate: (ctx) => authenticate(ctx, permission),
   };
 }

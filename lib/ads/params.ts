@@ -1,7 +1,7 @@
 // The parameters and meta fields the ads data routes share (ads-api.md §4, contract.md §2): ids,
 // the period, the notices, as the schemas that validate them and the OpenAPI document shows.
 
-import { dateTime, nullable, object, optional, string } from "../http/schema.ts";
+import { dateTime, named, nullable, object, optional, string } from "../http/schema.ts";
 import { type Period, periodJson } from "./period.ts";
 
 export const NOTICE_ADS = "An empty or short result does not prove that no advertisement aired: " +
@@ -30,6 +30,7 @@ export function scopeId(what: string) {
       pattern: SCOPE_ID,
       patternHint: "1 to 64 letters, digits, dots, underscores or hyphens",
       description: `Only this ${what}; it must be in the account's scope (else 404).`,
+      example: what === "brand" ? "brand-7" : "radio-nord",
     }),
   );
 }
@@ -39,19 +40,34 @@ export const periodQuery = {
   until: optional(dateTime("End of the period (exclusive); default now. At most 31 days.")),
 };
 
-const periodSchema = nullable(
-  object({ since: string(), until: string() }, {
-    description: "null when the requested and granted periods do not overlap.",
-  }),
+export const stationSchema = named(
+  "Station",
+  object({ id: string({ example: "radio-nord" }), name: string({ example: "Radio Nord" }) }),
 );
+
+export const brandSchema = named(
+  "Brand",
+  object({ id: string({ example: "brand-7" }), name: string({ example: "Fresh Cola" }) }),
+);
+
+/** A period of time: since inclusive, until exclusive. */
+export const periodSchema = named(
+  "Period",
+  object({
+    since: dateTime("Inclusive."),
+    until: dateTime("Exclusive."),
+  }, { example: { since: "2026-11-13T00:00:00Z", until: "2026-11-20T00:00:00Z" } }),
+);
+
+const metaPeriod = nullable(periodSchema);
 
 /** meta fields shared by the three data routes, for the OpenAPI document. */
 export const periodMetaSchema = {
-  period: periodSchema,
-  requested_period: periodSchema,
-  snapshot_exported_at: nullable(string({
-    description: "exported_at of the newest approved " +
-      "snapshot contributing data to the account's scope",
-  })),
-  notice: string(),
+  period: metaPeriod,
+  requested_period: metaPeriod,
+  snapshot_exported_at: nullable(dateTime(
+    "exported_at of the newest approved snapshot contributing data to the account's scope; " +
+      "null when none does.",
+  )),
+  notice: string({ example: NOTICE_ADS }),
 };

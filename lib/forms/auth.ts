@@ -3,7 +3,8 @@
 // per-address rate limits, and the CSRF rule for cookie-authenticated unsafe requests.
 
 import { ApiError } from "../errors.ts";
-import type { AuthRule, RequestContext } from "../http/router.ts";
+import type { AuthRule, HeaderParam, RequestContext } from "../http/router.ts";
+import { uuid } from "../http/schema.ts";
 import type { Sql } from "../db/db.ts";
 import type { LimitResult } from "../http/ratelimit.ts";
 import { applyUnresolvedWorkspaceCors, applyWorkspaceCors } from "../http/cors.ts";
@@ -90,6 +91,33 @@ function credential(req: Request): { token: string; viaCookie: boolean } | null 
   return null;
 }
 
+/** How a signed-in user's requests authenticate, for the OpenAPI document. */
+const USER_SCHEMES = {
+  sessionCookie: {
+    type: "apiKey",
+    in: "cookie",
+    name: COOKIE_NAME,
+    description: "The HttpOnly session cookie that register and login set (valid 14 days).",
+  },
+  bearerToken: {
+    type: "http",
+    scheme: "bearer",
+    bearerFormat: "onda_pat_ and 43 base64url characters",
+    description: "Forms API token for scripts, from POST /api/v1/auth/tokens; accepted " +
+      "wherever the session cookie is.",
+  },
+};
+
+/** The headers enforceLimit sends. */
+const RATE_LIMIT_HEADERS = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"];
+
+const WORKSPACE_HEADER: HeaderParam = {
+  name: "X-Workspace-Id",
+  description: "The workspace of the request (its id); default: the user's first workspace. " +
+    "One the user is not a member of: 404 (field X-Workspace-Id).",
+  schema: uuid(),
+};
+
 /** Adds the rate-limit headers to the response and refuses with 429 when over the limit. */
 export function enforceLimit(ctx: RequestContext, result: LimitResult, what: string) {
   ctx.headers.set("X-RateLimit-Limit", String(result.limit));
@@ -118,9 +146,14 @@ interface TokenRow {
  */
 export function user(minRole: Role): AuthRule<UserPrincipal> {
   return {
-    security: [{ cookie: [] }, { bearerToken: [] }],
+    security: [{ sessionCookie: [] }, { bearerToken: [] }],
+    securitySchemes: USER_SCHEMES,
     describe: `Cookie service_token or Authorization: Bearer; role ${minRole} or higher in ` +
       "the workspace of X-Workspace-Id (default: the user's first workspace).",
+    // 404: a workspace the user is not in does not exist for them.
+    errors: [401, 403, 404, 429],
+    requestHeaders: [WORKSPACE_HEADER],
+    responseHeaders: RATE_LIMIT_HEADERS,
     async authenticate(ctx) {
       try {
         return await authenticateUser(ctx, minRole);
@@ -226,6 +259,8 @@ export function publicAccess(): AuthRule<null> {
   return {
     security: [],
     describe: "No authentication; rate limited per client address.",
+    errors: [429],
+    responseHeaders: RATE_LIMIT_HEADERS,
     authenticate(ctx) {
       const { app } = ctx;
       enforceLimit(

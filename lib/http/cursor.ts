@@ -19,7 +19,18 @@
 import { empty, frag, type Fragment } from "../db/db.ts";
 import { ApiError } from "../errors.ts";
 import type { AppContext } from "./router.ts";
-import { array, boolean, int, nullable, object, optional, type Schema, string } from "./schema.ts";
+import {
+  array,
+  boolean,
+  componentName,
+  int,
+  named,
+  nullable,
+  object,
+  optional,
+  type Schema,
+  string,
+} from "./schema.ts";
 import { base64url, fromBase64url } from "../encoding.ts";
 
 export const CURSOR_TTL_MS = 24 * 3600 * 1000;
@@ -41,15 +52,20 @@ export const pageQuery = {
   ),
 };
 
-/** The list envelope of forms-api.md §2, for the OpenAPI document. */
+/** The list envelope of forms-api.md §2, for the OpenAPI document: a page of `item`s. */
 export function listEnvelope(item: Schema<unknown>): Schema<unknown> {
-  return object({
+  const page = object({
     data: array(item),
     next_cursor: nullable(
-      string({ description: "Opaque cursor of the next page; null on the last page." }),
+      string({
+        description: "Opaque cursor of the next page; null on the last page.",
+        example: "eyJrIjpbIjIwMjYtMTEtMjBUMDg6MTU6MzAuMDAwWiJdfQ.c2lnbmF0dXJl",
+      }),
     ),
     has_more: boolean(),
   });
+  const name = componentName(item.json);
+  return name ? named(`${name}Page`, page) : page;
 }
 
 const encoder = new TextEncoder();

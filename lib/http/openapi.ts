@@ -2,185 +2,308 @@
 // requests describe them, so the document cannot omit a route or a parameter.
 
 import { successorAliasOf } from "./versioning.ts";
-import type { Route } from "./router.ts";
-import type { JsonSchema, Schema } from "./schema.ts";
+import type { HeaderParam, ResponseDoc, Route } from "./router.ts";
+import { componentName, type JsonSchema, namedJson, type Schema, uuid } from "./schema.ts";
+import { exampleOf, schemaRegistry } from "./openapi_schemas.ts";
+import {
+  ALIAS_HEADERS,
+  errorDescription,
+  errorExample,
+  errorHeaderNames,
+  errorResponseName,
+  errorSchema,
+  headerRef,
+  HEADERS,
+} from "./openapi_responses.ts";
 
 /** SemVer of the document (forms-api.md §9): MAJOR breaking, MINOR additions, PATCH wording. */
-export const SPEC_VERSION = "1.0.0";
+export const SPEC_VERSION = "1.1.0";
 
-const ERROR_TEXT: Record<number, string> = {
-  400: "Invalid request (VALIDATION_FAILED); error.field names the offending field.",
-  401: "Missing, invalid, expired or revoked credentials (UNAUTHENTICATED).",
-  403: "Authenticated, but not allowed (FORBIDDEN).",
-  404: "No such resource, or not visible to the caller (NOT_FOUND).",
-  405: "Method not allowed on this path (METHOD_NOT_ALLOWED); see Allow.",
-  409: "Incompatible state (CONFLICT).",
-  413: "Body over 64 KiB (PAYLOAD_TOO_LARGE).",
-  415: "Body is not application/json (UNSUPPORTED_MEDIA_TYPE).",
-  422: "Rejected by a business or filter rule (UNPROCESSABLE); error.field gives detail.",
-  429: "Rate limit exceeded (RATE_LIMITED); retry after Retry-After seconds.",
-  500: "Internal error (INTERNAL); retry with exponential backoff, at most 3 times.",
-  503: "Maintenance or degraded mode (DEGRADED), or, on the ads API, a database that cannot be " +
-    "reached or has not answered within ADS_DATABASE_TIMEOUT_MS, 5 s by default, or is still " +
-    "silent to as many earlier requests as the pool has connections (UNAVAILABLE).",
+/** One event a webhook receives, for the document's webhooks section. */
+export interface WebhookDoc {
+  /** The event type: the body's type and x-service-event. */
+  event: string;
+  summary: string;
+  description: string;
+  payload: Schema<unknown>;
+}
+
+export interface WebhookDocs {
+  /** Request headers of every delivery (the signature scheme). */
+  headers: HeaderParam[];
+  /** What the receiver's answers mean, by status or range ("2XX"). */
+  responses: Record<string, string>;
+  events: WebhookDoc[];
+}
+
+export interface OpenApiInput {
+  routes: Route[];
+  /** PUBLIC_BASE_URL: where this instance answers. */
+  serverUrl: string;
+  /** The description of every tag the routes and webhooks use. */
+  tags: Record<string, string>;
+  webhooks: WebhookDocs;
+}
+
+const IDEMPOTENCY_KEY: HeaderParam = {
+  name: "Idempotency-Key",
+  description: "UUID v4 unique per logical operation; a repeat within 24 h from the same " +
+    "caller replays the first answer (Idempotent-Replayed: true) without a second side " +
+    "effect; with another body: 422; while the first still runs: 409.",
+  schema: uuid({ v4: true }),
 };
 
-const errorEnvelope: JsonSchema = {
-  type: "object",
-  required: ["error"],
-  properties: {
-    error: {
-      type: "object",
-      required: ["code", "message", "field", "trace_id"],
-      properties: {
-        code: {
-          type: "string",
-          enum: [
-            "VALIDATION_FAILED",
-            "UNAUTHENTICATED",
-            "FORBIDDEN",
-            "NOT_FOUND",
-            "METHOD_NOT_ALLOWED",
-            "CONFLICT",
-            "PAYLOAD_TOO_LARGE",
-            "UNSUPPORTED_MEDIA_TYPE",
-            "UNPROCESSABLE",
-            "RATE_LIMITED",
-            "INTERNAL",
-            "DEGRADED",
-            "UNAVAILABLE",
-          ],
-        },
-        message: { type: "string" },
-        field: { type: ["string", "null"] },
-        trace_id: { type: "string", description: "Equals the X-Trace-Id response header." },
-      },
-    },
-  },
-};
+const JSON_TYPE = "application/json";
 
+function pascal(text: string): string {
+  return text.split(/[^a-zA-Z0-9]+/).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1))
+    .join("");
+}
+
+function operationId(route: Route, deprecated: boolean): string {
+  return route.method.toLowerCase() + pascal(route.path.replace(/^\/api\/v1\//, "/")) +
+    (deprecated ? "Deprecated" : "");
+}
+
+/** The errors a route can answer besides those its table declares with a body. */
 function errorStatuses(route: Route): number[] {
-  const set = new Set<number>([500, 503, ...(route.errors ?? [])]);
+  const auth = route.auth.errors ?? (route.auth.security.length ? [401, 403, 429] : []);
+  // 405 belongs to the path, which OpenAPI cannot describe: each of its operations lists it.
+  const set = new Set<number>([405, 500, ...auth, ...(route.errors ?? [])]);
+  // Maintenance: every /api/ route answers 503 DEGRADED.
+  if (route.path.startsWith("/api/")) set.add(503);
   const hasInput = Object.keys(route.query ?? {}).length > 0 || route.body !== undefined;
   if (hasInput) set.add(route.rules.invalidQueryStatus);
   if (route.body) [400, 413, 415].forEach((s) => set.add(s));
-  if (route.auth.security.length) [401, 403, 429].forEach((s) => set.add(s));
   if (route.paramNames.length) set.add(404);
   if (route.idempotent) [400, 409, 422].forEach((s) => set.add(s));
   return [...set].sort();
 }
 
-function operationId(route: Route, deprecated: boolean): string {
-  const words = route.path.replace(/^\/api\/v1\//, "/").split(/[^a-zA-Z0-9]+/).filter(Boolean)
-    .map((w) => w[0].toUpperCase() + w.slice(1));
-  return route.method.toLowerCase() + words.join("") + (deprecated ? "Deprecated" : "");
-}
+export function buildOpenApi(input: OpenApiInput): JsonSchema {
+  const registry = schemaRegistry();
+  const usedHeaders = new Set<string>();
+  const responses: Record<string, JsonSchema> = {};
+  const parameters: Record<string, JsonSchema> = {};
+  // An unnamed body schema shared by several operations keeps the first one's name.
+  const autoNames = new Map<JsonSchema, string>();
 
-function mediaContent(schema: Schema<unknown> | undefined, type = "application/json") {
-  return { [type]: { schema: schema?.json ?? {} } };
-}
+  /** A body's schema: a component under its own name, else under one after its operation. */
+  function bodySchema(json: JsonSchema, fallbackName: string): JsonSchema {
+    if (componentName(json) || json.type !== "object") return registry.refer(json);
+    if (!autoNames.has(json)) autoNames.set(json, fallbackName);
+    return registry.refer(namedJson(autoNames.get(json)!, json));
+  }
 
-function operation(route: Route, deprecated: boolean): JsonSchema {
-  const parameters: JsonSchema[] = [];
-  for (const name of route.paramNames) {
-    const schema = route.params?.[name];
-    parameters.push({
-      name,
-      in: "path",
-      required: true,
-      schema: schema?.json ?? { type: "string" },
-    });
-  }
-  for (const [name, schema] of Object.entries(route.query ?? {})) {
-    parameters.push({ name, in: "query", required: !schema.optional, schema: schema.json });
-  }
-  if (route.idempotent) {
-    parameters.push({
-      name: "Idempotency-Key",
-      in: "header",
-      required: false,
-      description: "UUID v4; a repeat within 24 h replays the first response " +
-        "(Idempotent-Replayed: true) without a second side effect.",
-      schema: { type: "string", format: "uuid" },
-    });
-  }
-  const responses: JsonSchema = {};
-  for (const [status, doc] of Object.entries(route.responses)) {
-    const entry: JsonSchema = { description: doc.description };
-    if (Number(status) !== 204) entry.content = mediaContent(doc.schema, doc.contentType);
-    if (doc.headers) {
-      entry.headers = Object.fromEntries(
-        Object.entries(doc.headers).map((
-          [h, d],
-        ) => [h, { description: d, schema: { type: "string" } }]),
-      );
+  function headerMap(names: string[], own: Record<string, string> = {}): JsonSchema {
+    const out: JsonSchema = {};
+    for (const name of names) {
+      usedHeaders.add(name);
+      out[name] = headerRef(name);
     }
-    responses[status] = entry;
+    for (const [name, description] of Object.entries(own)) {
+      if (HEADERS[name]) {
+        usedHeaders.add(name);
+        out[name] = headerRef(name);
+      } else {
+        out[name] = { description, schema: { type: "string" } };
+      }
+    }
+    return out;
   }
-  for (const status of errorStatuses(route)) {
-    responses[String(status)] ??= {
-      description: ERROR_TEXT[status] ?? "Error.",
-      content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+
+  function headerParam(param: HeaderParam): JsonSchema {
+    parameters[param.name] ??= {
+      name: param.name,
+      in: "header",
+      required: param.required ?? false,
+      description: param.description,
+      schema: registry.refer(param.schema.json),
+    };
+    return { $ref: `#/components/parameters/${param.name}` };
+  }
+
+  function errorContent(status: number): JsonSchema {
+    return {
+      [JSON_TYPE]: { schema: registry.refer(errorSchema.json), example: errorExample(status) },
     };
   }
-  const op: JsonSchema = {
-    operationId: operationId(route, deprecated),
-    summary: route.summary,
-    description: [route.description, route.auth.describe].filter(Boolean).join("\n\n"),
-    tags: [route.tag],
-    security: route.auth.security,
-    responses,
-  };
-  if (parameters.length) op.parameters = parameters;
-  if (route.body) op.requestBody = { required: true, content: mediaContent(route.body) };
-  if (deprecated) {
-    op.deprecated = true;
-    op.description += `\n\nDeprecated unprefixed alias of ${route.path}; removed after ` +
-      "2026-12-31T23:59:59Z. Responses carry Deprecation, Sunset and Link headers.";
-  }
-  return op;
-}
 
-export function buildOpenApi(routes: Route[], serverUrl: string): JsonSchema {
+  function errorResponse(status: number): JsonSchema {
+    const name = errorResponseName(status);
+    const response = () => ({
+      description: errorDescription(status),
+      headers: headerMap(errorHeaderNames(status)),
+      content: errorContent(status),
+    });
+    if (!name) return response();
+    responses[name] ??= response();
+    return { $ref: `#/components/responses/${name}` };
+  }
+
+  function media(doc: ResponseDoc, fallbackName: string): JsonSchema | undefined {
+    if (doc.content) {
+      return Object.fromEntries(
+        Object.entries(doc.content).map(([type, m]) => [type, {
+          schema: m.schema ? registry.refer(m.schema.json) : { type: "string" },
+          example: m.example,
+        }]),
+      );
+    }
+    if (!doc.schema && !doc.contentType) return undefined;
+    const type = doc.contentType ?? JSON_TYPE;
+    if (type === JSON_TYPE && doc.schema) {
+      const example = doc.example ?? exampleOf(doc.schema.json);
+      return { [type]: { schema: bodySchema(doc.schema.json, fallbackName), example } };
+    }
+    const schema = doc.schema ? registry.refer(doc.schema.json) : { type: "string" };
+    return { [type]: doc.example === undefined ? { schema } : { schema, example: doc.example } };
+  }
+
+  function operation(route: Route, alias: boolean): JsonSchema {
+    const baseName = pascal(operationId(route, false));
+    const params: JsonSchema[] = [];
+    // The description of a parameter's value describes the parameter.
+    const param = (name: string, where: string, required: boolean, json: JsonSchema) => {
+      const { description, ...schema } = registry.refer(json);
+      params.push(
+        description
+          ? { name, in: where, required, description, schema }
+          : { name, in: where, required, schema },
+      );
+    };
+    for (const name of route.paramNames) {
+      param(name, "path", true, route.params?.[name]?.json ?? { type: "string" });
+    }
+    for (const [name, schema] of Object.entries(route.query ?? {})) {
+      param(name, "query", !schema.optional, schema.json);
+    }
+    for (const header of route.auth.requestHeaders ?? []) params.push(headerParam(header));
+    if (route.idempotent) params.push(headerParam(IDEMPOTENCY_KEY));
+
+    // What the pipeline and the auth rule add to every answer of this operation.
+    const sent = ["X-Trace-Id"];
+    if (route.path.startsWith("/api/v1/")) sent.push("X-API-Version");
+    sent.push(...(route.auth.responseHeaders ?? []));
+    if (route.idempotent) sent.push("Idempotent-Replayed");
+    if (alias) sent.push(...ALIAS_HEADERS);
+
+    const out: JsonSchema = {};
+    const statuses = Object.keys(route.responses).map(Number).sort();
+    const firstSuccess = statuses.find((s) => s < 300);
+    for (const status of statuses) {
+      const doc = route.responses[status];
+      const body = media(
+        doc,
+        `${baseName}Response${status === firstSuccess ? "" : status}`,
+      );
+      if (status >= 400 && !body) {
+        // An error of the envelope that this route describes in its own words.
+        out[status] = {
+          description: doc.description,
+          headers: headerMap(errorHeaderNames(status), doc.headers),
+          content: errorContent(status),
+        };
+      } else {
+        out[status] = { description: doc.description, headers: headerMap(sent, doc.headers) };
+        if (body) out[status].content = body;
+      }
+    }
+    for (const status of errorStatuses(route)) out[status] ??= errorResponse(status);
+
+    const op: JsonSchema = {
+      operationId: operationId(route, alias),
+      summary: route.summary,
+      description: [route.description, route.auth.describe].filter(Boolean).join("\n\n"),
+      tags: [route.tag],
+      security: route.auth.security,
+    };
+    if (params.length) op.parameters = params;
+    if (route.body) {
+      op.requestBody = {
+        required: true,
+        content: {
+          [JSON_TYPE]: {
+            schema: bodySchema(route.body.json, `${baseName}Request`),
+            example: exampleOf(route.body.json),
+          },
+        },
+      };
+    }
+    op.responses = out;
+    if (alias) {
+      op.deprecated = true;
+      op.description += `\n\nDeprecated unprefixed alias of ${route.path}; removed after ` +
+        "2026-12-31T23:59:59Z. Responses carry Deprecation, Sunset and Link headers.";
+    }
+    return op;
+  }
+
+  function webhook(doc: WebhookDoc): JsonSchema {
+    return {
+      post: {
+        operationId: "webhook" + pascal(doc.event),
+        summary: doc.summary,
+        description: doc.description,
+        tags: ["webhooks"],
+        security: [],
+        parameters: input.webhooks.headers.map(headerParam),
+        requestBody: {
+          required: true,
+          content: {
+            [JSON_TYPE]: {
+              schema: registry.refer(doc.payload.json),
+              example: exampleOf(doc.payload.json),
+            },
+          },
+        },
+        responses: Object.fromEntries(
+          Object.entries(input.webhooks.responses).map(([s, d]) => [s, { description: d }]),
+        ),
+      },
+    };
+  }
+
   const paths: JsonSchema = {};
-  const add = (path: string, route: Route, deprecated: boolean) => {
+  const add = (path: string, route: Route, alias: boolean) => {
     paths[path] ??= {};
-    paths[path][route.method.toLowerCase()] = operation(route, deprecated);
+    paths[path][route.method.toLowerCase()] = operation(route, alias);
   };
-  for (const route of routes) add(route.path, route, false);
-  for (const route of routes) {
+  for (const route of input.routes) add(route.path, route, false);
+  for (const route of input.routes) {
     const alias = successorAliasOf(route.path);
     if (alias) add(alias, route, true);
   }
-  const tags = [...new Set(routes.map((r) => r.tag))].sort().map((name) => ({ name }));
+  const webhooks = Object.fromEntries(input.webhooks.events.map((e) => [e.event, webhook(e)]));
+
+  const tagNames = new Set([...input.routes.map((r) => r.tag), "webhooks"]);
+  const sorted = (record: Record<string, JsonSchema>) =>
+    Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
   return {
     openapi: "3.1.0",
     info: {
       title: "Onda API",
       version: SPEC_VERSION,
-      description: "Read-only advertising occurrence API and forms/questionnaire API of one " +
-        "self-hosted service. Every response carries X-Trace-Id; every /api/v1/ response " +
-        "carries X-API-Version: v1. Errors use the envelope in components.schemas.Error.",
+      description: "Read-only advertising occurrence API (tag ads) and forms/questionnaire " +
+        "API of one self-hosted service. Every response carries X-Trace-Id (a valid incoming " +
+        "traceparent supplies it); every /api/v1/ response carries X-API-Version: v1. Every " +
+        "error is the envelope of components.schemas.Error. Unprefixed /api/... paths are " +
+        "deprecated aliases of their /api/v1/ twins until 2026-12-31T23:59:59Z. Webhook " +
+        "deliveries are described under webhooks.",
       license: { name: "Proprietary", identifier: "LicenseRef-Onda" },
     },
-    servers: [{ url: serverUrl }],
-    tags,
+    servers: [{ url: input.serverUrl, description: "This instance (PUBLIC_BASE_URL)." }],
+    tags: [...tagNames].sort().map((name) => ({ name, description: input.tags[name] })),
     paths,
+    webhooks,
     components: {
-      schemas: { Error: errorEnvelope },
-      securitySchemes: {
-        apiKey: {
-          type: "http",
-          scheme: "bearer",
-          description: "Ads API key (Authorization: Bearer onda_...). Never in the URL.",
-        },
-        cookie: { type: "apiKey", in: "cookie", name: "service_token" },
-        bearerToken: {
-          type: "http",
-          scheme: "bearer",
-          description: "Forms API token from POST /api/v1/auth/tokens.",
-        },
-      },
+      schemas: sorted(registry.schemas),
+      responses: sorted(responses),
+      parameters: sorted(parameters),
+      headers: sorted(Object.fromEntries([...usedHeaders].map((h) => [h, HEADERS[h]]))),
+      securitySchemes: sorted(
+        Object.assign({}, ...input.routes.map((r) => r.auth.securitySchemes ?? {})),
+      ),
     },
   };
 }

@@ -63,11 +63,27 @@ export interface RequestContext<A extends AppContext = AppContext> {
   headers: Headers;
 }
 
+/** A request header a route reads, for the OpenAPI document. */
+export interface HeaderParam {
+  name: string;
+  description: string;
+  schema: Schema<unknown>;
+  required?: boolean;
+}
+
 export interface AuthRule<P> {
   /** OpenAPI security requirements ([] = no authentication). */
   security: Record<string, string[]>[];
+  /** The OpenAPI security schemes those requirements name. */
+  securitySchemes?: Record<string, Record<string, string>>;
   /** One sentence for the OpenAPI description: who may call and with which permission. */
   describe: string;
+  /** The statuses this rule answers (default: 401, 403 and 429 when it has security). */
+  errors?: number[];
+  /** Request headers it reads besides the credential (X-Workspace-Id). */
+  requestHeaders?: HeaderParam[];
+  /** Headers it adds to the responses of the requests it counts (rate limits). */
+  responseHeaders?: string[];
   /** Resolves the caller or throws ApiError (401, 403, 429 ...). */
   authenticate(ctx: RequestContext): Promise<P>;
 }
@@ -88,8 +104,13 @@ export interface HandlerContext<Q, P, B, PR, A extends AppContext> extends Reque
 export interface ResponseDoc {
   description: string;
   schema?: Schema<unknown>;
-  /** Media type when not JSON (CSV export, embed.js). */
+  /** Media type when not JSON (embed.js). */
   contentType?: string;
+  /** An example body; a JSON body without one gets one made from its schema. */
+  example?: unknown;
+  /** Instead of schema and contentType: a body whose media type varies (the export download). */
+  content?: Record<string, { schema?: Schema<unknown>; example: unknown }>;
+  /** Headers of this response besides those every response or the auth rule adds. */
   headers?: Record<string, string>;
 }
 

@@ -43,6 +43,7 @@ function make<T>(
 
 export interface StringOptions {
   min?: number;
+  /** A rule of the field: none by default (a body is at most 64 KiB anyway). */
   max?: number;
   pattern?: RegExp;
   /** Human description of the pattern, used in the error message. */
@@ -62,8 +63,10 @@ function storable(value: string, field: string) {
 }
 
 export function string(options: StringOptions = {}): Schema<string> {
-  const { min = 0, max = 10_000, pattern } = options;
-  const json: JsonSchema = { type: "string", minLength: min, maxLength: max };
+  const { min = 0, max = Infinity, pattern } = options;
+  const json: JsonSchema = { type: "string" };
+  if (min > 0) json.minLength = min;
+  if (max !== Infinity) json.maxLength = max;
   if (pattern) json.pattern = pattern.source;
   if (options.description) json.description = options.description;
   if (options.example !== undefined) json.examples = [options.example];
@@ -88,12 +91,17 @@ export interface IntOptions {
   min?: number;
   max?: number;
   description?: string;
+  example?: number;
 }
 
+/** An integer; without min or max only JavaScript's safe range, which is no rule to document. */
 export function int(options: IntOptions = {}): Schema<number> {
   const { min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER } = options;
-  const json: JsonSchema = { type: "integer", minimum: min, maximum: max };
+  const json: JsonSchema = { type: "integer" };
+  if (options.min !== undefined) json.minimum = min;
+  if (options.max !== undefined) json.maximum = max;
   if (options.description) json.description = options.description;
+  if (options.example !== undefined) json.examples = [options.example];
   const check = (value: number, field: string) => {
     if (value < min || value > max) {
       throw invalid(field, `${field} must be an integer from ${min} to ${max}.`);
@@ -117,9 +125,13 @@ export function int(options: IntOptions = {}): Schema<number> {
   );
 }
 
-export function number(options: { min?: number; max?: number } = {}): Schema<number> {
+export function number(
+  options: { min?: number; max?: number; description?: string; example?: number } = {},
+): Schema<number> {
   const { min = -Number.MAX_VALUE, max = Number.MAX_VALUE } = options;
   const json: JsonSchema = { type: "number" };
+  if (options.description) json.description = options.description;
+  if (options.example !== undefined) json.examples = [options.example];
   if (options.min !== undefined) json.minimum = min;
   if (options.max !== undefined) json.maximum = max;
   const check = (value: unknown, field: string) => {
@@ -218,11 +230,15 @@ export function enumOf<const T extends string>(values: readonly T[]): Schema<T> 
 
 export function array<T>(
   item: Schema<T>,
-  options: { min?: number; max?: number } = {},
+  options: { min?: number; max?: number; description?: string } = {},
 ): Schema<T[]> {
-  const { min = 0, max = 1000 } = options;
+  const { min = 0, max = Infinity } = options;
+  const json: JsonSchema = { type: "array", items: item.json };
+  if (options.description) json.description = options.description;
+  if (min > 0) json.minItems = min;
+  if (max !== Infinity) json.maxItems = max;
   return make(
-    { type: "array", items: item.json, minItems: min, maxItems: max },
+    json,
     (value, field) => {
       if (!Array.isArray(value)) throw invalid(field, `${field} must be an array.`);
       if (value.length < min) throw invalid(field, `${field} must have at least ${min} items.`);
@@ -243,7 +259,7 @@ export function array<T>(
 /** A JSON object with exactly these properties; unknown properties are rejected by name. */
 export function object<S extends Shape>(
   shape: S,
-  options: { description?: string } = {},
+  options: { description?: string; /** As JSON, not parsed. */ example?: unknown } = {},
 ): Schema<InferShape<S>> {
   const required = Object.keys(shape).filter((key) => !shape[key].optional);
   const json: JsonSchema = {
@@ -253,6 +269,7 @@ export function object<S extends Shape>(
   };
   if (required.length) json.required = required;
   if (options.description) json.description = options.description;
+  if (options.example !== undefined) json.examples = [options.example];
   return make(json, (value, field) => {
     if (typeof value !== "object" || value === null || Array.isArray(value)) {
       throw invalid(field, `${field} must be a JSON object.`);
@@ -289,11 +306,57 @@ export function optional<T>(schema: Schema<T>, fallback?: T): Schema<T | undefin
 /** May be JSON null. */
 export function nullable<T>(schema: Schema<T>): Schema<T | null> {
   return {
-    json: { ...schema.json, type: [schema.json.type, "null"] },
+    json: nullableJson(schema.json),
     optional: schema.optional,
     parse: (value, field) => value === null ? null : schema.parse(value, field),
     fromString: (raw, field) => schema.fromString(raw, field),
   };
+}
+
+function nullableJson(json: JsonSchema): JsonSchema {
+  // A named schema stays one component: "it or null" refers to it.
+  if (componentName(json)) return { anyOf: [json, { type: "null" }] };
+  const out: JsonSchema = { ...json, type: [json.type, "null"] };
+  if (json.enum) out.enum = [...json.enum, null];
+  return out;
+}
+
+const COMPONENT = Symbol("component");
+
+/**
+ * Gives a schema a name: the OpenAPI document shows it once under components/schemas and
+ * refers to it wherever it is used. The name is kept off the JSON text (not enumerable), so a
+ * copy of the description made for another use (a default added) is not that component.
+ */
+export function named<T>(name: string, schema: Schema<T>): Schema<T> {
+  return { ...schema, json: namedJson(name, schema.json) };
+}
+
+/** A copy of a description under a component name (see named). */
+export function namedJson(name: string, json: JsonSchema): JsonSchema {
+  const copy = { ...json };
+  Object.defineProperty(copy, COMPONENT, { value: name, enumerable: false });
+  return copy;
+}
+
+/** The component name of a schema's description, if it was named. */
+export function componentName(json: JsonSchema): string | undefined {
+  return (json as { [COMPONENT]?: string })[COMPONENT];
+}
+
+/** A calendar date, YYYY-MM-DD. */
+export function date(description?: string): Schema<string> {
+  const json: JsonSchema = { type: "string", format: "date" };
+  if (description) json.description = description;
+  return make(json, (value, field) => {
+    const ms = typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value)
+      ? Date.parse(value + "T00:00:00Z")
+      : NaN;
+    if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== value) {
+      throw invalid(field, `${field} must be a date like 2026-11-20.`);
+    }
+    return value as string;
+  });
 }
 
 /** Any JSON value; for documenting responses whose inner shape is described in prose. */

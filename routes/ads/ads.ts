@@ -2,6 +2,7 @@
 
 import { apiKey } from "../../lib/ads/apikey.ts";
 import {
+  brandSchema,
   NOTICE_ADS,
   periodMeta,
   periodMetaSchema,
@@ -25,36 +26,57 @@ import { defineAdsRoute } from "../../lib/ads/wing.ts";
 import {
   array,
   boolean,
+  dateTime,
   enumOf,
   int,
+  named,
   number,
   object,
   optional,
   string,
+  uuid,
 } from "../../lib/http/schema.ts";
 
-const occurrenceSchema = object({
-  id: string({ description: "UUID" }),
-  station_id: string(),
-  station_name: string(),
-  ad_started_at: string({ description: "UTC, ISO 8601 with Z" }),
-  ad_ended_at: string({ description: "UTC, ISO 8601 with Z" }),
-  duration_seconds: number(),
-  duration_precision: enumOf(["estimated", "detected", "human_confirmed"]),
-  review_state: enumOf(["confirmed"]),
-  brands: array(object({ id: string(), name: string() })),
-});
-
-const pageSchema = object({
-  data: array(occurrenceSchema),
-  meta: object({
-    limit: int(),
-    offset: int(),
-    total: int(),
-    has_more: boolean(),
-    ...periodMetaSchema,
+const occurrenceSchema = named(
+  "Occurrence",
+  object({
+    id: uuid(),
+    station_id: string({ example: "radio-nord" }),
+    station_name: string({ example: "Radio Nord" }),
+    ad_started_at: dateTime(),
+    ad_ended_at: dateTime(),
+    duration_seconds: number({ min: 0, example: 30 }),
+    duration_precision: enumOf(["estimated", "detected", "human_confirmed"]),
+    review_state: enumOf(["confirmed"]),
+    brands: array(brandSchema, { description: "Only the granted brands." }),
+  }, {
+    example: {
+      id: "3f1c2a9e-8b7d-4c6e-9a5f-0d2b4e6f8a1c",
+      station_id: "radio-nord",
+      station_name: "Radio Nord",
+      ad_started_at: "2026-11-20T08:15:30Z",
+      ad_ended_at: "2026-11-20T08:16:00Z",
+      duration_seconds: 30,
+      duration_precision: "detected",
+      review_state: "confirmed",
+      brands: [{ id: "brand-7", name: "Fresh Cola" }],
+    },
   }),
-});
+);
+
+const pageSchema = named(
+  "OccurrencePage",
+  object({
+    data: array(occurrenceSchema),
+    meta: object({
+      limit: int({ example: 50 }),
+      offset: int({ example: 0 }),
+      total: int({ min: 0, example: 1 }),
+      has_more: boolean(),
+      ...periodMetaSchema,
+    }),
+  }),
+);
 
 interface PageRow {
   data_version: string;

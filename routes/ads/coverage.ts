@@ -13,32 +13,59 @@ import { coverageOf } from "../../lib/ads/coverage.ts";
 import { DEFAULT_PERIOD_DAYS, isoUtc, MAX_PERIOD_DAYS } from "../../lib/ads/period.ts";
 import { json } from "../../lib/http/router.ts";
 import { defineAdsRoute } from "../../lib/ads/wing.ts";
-import { array, int, nullable, number, object, string } from "../../lib/http/schema.ts";
+import {
+  array,
+  dateTime,
+  int,
+  named,
+  nullable,
+  number,
+  object,
+  string,
+} from "../../lib/http/schema.ts";
 
-const gapSchema = object({ since: string(), until: string(), seconds: number() });
+const gapSchema = named(
+  "CoverageGap",
+  object({
+    since: dateTime(),
+    until: dateTime(),
+    seconds: number({ min: 0, example: 900 }),
+  }, { description: "A stretch without captures longer than the gap threshold." }),
+);
 
-const coverageSchema = object({
-  data: array(object({
-    station_id: string(),
-    station_name: string(),
-    captures: int(),
-    captured_seconds: number(),
-    period_seconds: number(),
-    coverage_ratio: number(),
-    first_capture_at: nullable(string()),
-    last_capture_at: nullable(string()),
+const stationCoverage = named(
+  "StationCoverage",
+  object({
+    station_id: string({ example: "radio-nord" }),
+    station_name: string({ example: "Radio Nord" }),
+    captures: int({ min: 0, example: 12 }),
+    captured_seconds: number({ min: 0, example: 594000 }),
+    period_seconds: number({ min: 0, example: 604800 }),
+    coverage_ratio: number({ min: 0, max: 1, example: 0.982143 }),
+    first_capture_at: nullable(dateTime()),
+    last_capture_at: nullable(dateTime()),
     gaps: array(gapSchema),
-  })),
-  meta: object({
-    ...periodMetaSchema,
-    limits: object({
-      gap_threshold_seconds: int(),
-      default_period_days: int(),
-      max_period_days: int(),
-    }),
-    provenance: array(object({ snapshot_id: string(), exported_at: string() })),
   }),
-});
+);
+
+const coverageSchema = named(
+  "Coverage",
+  object({
+    data: array(stationCoverage),
+    meta: object({
+      ...periodMetaSchema,
+      notice: string({ example: NOTICE_COVERAGE }),
+      limits: object({
+        gap_threshold_seconds: int({ min: 1, example: 300 }),
+        default_period_days: int({ example: DEFAULT_PERIOD_DAYS }),
+        max_period_days: int({ example: MAX_PERIOD_DAYS }),
+      }),
+      provenance: array(
+        object({ snapshot_id: string({ example: "2026-11-19" }), exported_at: dateTime() }),
+      ),
+    }),
+  }),
+);
 
 export const routes = [
   defineAdsRoute({

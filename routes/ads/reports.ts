@@ -20,23 +20,42 @@ import { frag } from "../../lib/db/db.ts";
 import type { FigureIndex } from "../../lib/ads/figure_index.ts";
 import { jsonText } from "../../lib/http/router.ts";
 import { defineAdsRoute } from "../../lib/ads/wing.ts";
-import { array, int, number, object, string } from "../../lib/http/schema.ts";
+import { array, date, int, named, number, object, string } from "../../lib/http/schema.ts";
 
 const figures = {
-  occurrences: int(),
-  duration_seconds: number(),
-  human_confirmed_duration_seconds: number(),
+  occurrences: int({ min: 0, example: 42 }),
+  duration_seconds: number({ min: 0, example: 1260 }),
+  human_confirmed_duration_seconds: number({ min: 0, example: 600 }),
 };
 
-const summarySchema = object({
-  data: object({
-    totals: object(figures),
-    by_station: array(object({ station_id: string(), station_name: string(), ...figures })),
-    by_brand: array(object({ brand_id: string(), brand_name: string(), ...figures })),
-    by_day: array(object({ date: string(), occurrences: int(), duration_seconds: number() })),
+const summarySchema = named(
+  "Summary",
+  object({
+    data: object({
+      totals: object(figures),
+      by_station: array(
+        object({
+          station_id: string({ example: "radio-nord" }),
+          station_name: string({ example: "Radio Nord" }),
+          ...figures,
+        }),
+      ),
+      by_brand: array(
+        object({
+          brand_id: string({ example: "brand-7" }),
+          brand_name: string({ example: "Fresh Cola" }),
+          ...figures,
+        }),
+      ),
+      by_day: array(object({
+        date: date("A UTC date the effective period touches."),
+        occurrences: figures.occurrences,
+        duration_seconds: figures.duration_seconds,
+      })),
+    }),
+    meta: object(periodMetaSchema),
   }),
-  meta: object(periodMetaSchema),
-});
+);
 
 interface PartialRow {
   data_version: string;

@@ -1,38 +1,60 @@
 // GET /api/v1/whoami: the caller's account, key, permissions, scope and limits.
 
 import { grantedBrandsSql } from "../../lib/ads/scope.ts";
-import { apiKey } from "../../lib/ads/apikey.ts";
+import { apiKey, PERMISSIONS } from "../../lib/ads/apikey.ts";
 import { DEFAULT_PERIOD_DAYS, isoUtc, MAX_PERIOD_DAYS, periodJson } from "../../lib/ads/period.ts";
 import { json } from "../../lib/http/router.ts";
 import { defineAdsRoute } from "../../lib/ads/wing.ts";
-import { array, int, nullable, object, string } from "../../lib/http/schema.ts";
+import { brandSchema, periodSchema, stationSchema } from "../../lib/ads/params.ts";
+import {
+  array,
+  dateTime,
+  enumOf,
+  int,
+  named,
+  nullable,
+  object,
+  string,
+  uuid,
+} from "../../lib/http/schema.ts";
 
-const idName = object({ id: string(), name: string() });
+const bounds = (min: number, max: number, fallback: number) =>
+  object({
+    min: int({ example: min }),
+    max: int({ example: max }),
+    default: int({ example: fallback }),
+  });
 
-const whoamiSchema = object({
-  data: object({
-    account: idName,
-    key: object({
-      id: string(),
-      prefix: string(),
-      label: nullable(string()),
-      created_at: string(),
-    }),
-    permissions: array(string()),
-    scope: object({
-      stations: array(idName),
-      brands: array(idName),
-      period: nullable(object({ since: string(), until: string() })),
-    }),
-    limits: object({
-      requests_per_minute: int(),
-      default_period_days: int(),
-      max_period_days: int(),
-      limit: object({ min: int(), max: int(), default: int() }),
-      offset: object({ min: int(), max: int(), default: int() }),
+const whoamiSchema = named(
+  "Whoami",
+  object({
+    data: object({
+      account: object({
+        id: string({ example: "acme-media" }),
+        name: string({ example: "Acme Media" }),
+      }),
+      key: object({
+        id: uuid(),
+        prefix: string({ example: "onda_ads_Q3vx" }),
+        label: nullable(string({ example: "reporting script" })),
+        created_at: dateTime(),
+      }),
+      permissions: array(enumOf(PERMISSIONS)),
+      scope: object({
+        stations: array(stationSchema),
+        brands: array(brandSchema),
+        period: nullable(periodSchema),
+      }),
+      limits: object({
+        requests_per_minute: int({ min: 1, example: 60 }),
+        default_period_days: int({ example: DEFAULT_PERIOD_DAYS }),
+        max_period_days: int({ example: MAX_PERIOD_DAYS }),
+        limit: bounds(1, 100, 50),
+        offset: bounds(0, 100_000, 0),
+      }),
     }),
   }),
-});
+);
 
 export const routes = [
   defineAdsRoute({

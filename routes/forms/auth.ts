@@ -17,29 +17,58 @@ import { hashPassword, verifyPassword } from "../../lib/forms/password.ts";
 import { json } from "../../lib/http/router.ts";
 import { defineFormsRoute } from "../../lib/forms/wing.ts";
 import type { Plan } from "../../lib/forms/plan.ts";
-import { array, dateTime, email, enumOf, object, string, uuid } from "../../lib/http/schema.ts";
+import {
+  array,
+  dateTime,
+  email,
+  enumOf,
+  named,
+  object,
+  string,
+  uuid,
+} from "../../lib/http/schema.ts";
 import { newSigningSecret } from "../../lib/webhooks/signing_secret.ts";
 
-const userJson = object({ id: uuid(), email: email(), name: string() });
-const workspaceJson = object({
-  id: uuid(),
-  name: string(),
-  role: enumOf(["viewer", "editor", "admin", "owner"]),
-  plan: enumOf(["free", "pro", "business"]),
-});
-const sessionJson = object({ user: userJson, workspaces: array(workspaceJson) });
-const tokenJson = object({
-  id: uuid(),
-  name: string(),
-  token: string({ description: "The bearer token; shown only in this answer." }),
-  created_at: dateTime(),
-});
-const tokenListItem = object({ id: uuid(), name: string(), created_at: dateTime() });
+const userJson = named(
+  "User",
+  object({ id: uuid(), email: email(), name: string({ example: "Ana Lima" }) }),
+);
+const workspaceJson = named(
+  "WorkspaceMembership",
+  object({
+    id: uuid(),
+    name: string({ example: "Ana Lima's workspace" }),
+    role: enumOf(["viewer", "editor", "admin", "owner"]),
+    plan: enumOf(["free", "pro", "business"]),
+  }, { description: "A workspace the user belongs to, with the user's role there." }),
+);
+const sessionJson = named(
+  "SignedIn",
+  object({ user: userJson, workspaces: array(workspaceJson) }),
+);
+const tokenName = string({ min: 1, max: 200, example: "nightly export" });
+const tokenJson = named(
+  "NewToken",
+  object({
+    id: uuid(),
+    name: tokenName,
+    token: string({
+      description: "The bearer token; shown only in this answer.",
+      example: "onda_pat_3q2v9Yk0bW7cQmR1sT5uXzA8dE4fG6hJ2kL0nP9rS1t",
+    }),
+    created_at: dateTime(),
+  }),
+);
+const tokenListItem = named(
+  "Token",
+  object({ id: uuid(), name: tokenName, created_at: dateTime() }),
+);
 
 const password = string({
   min: 8,
   max: 1024,
   description: "At least 8 characters.",
+  example: "correct horse battery staple",
 });
 
 interface WorkspaceRow {
@@ -68,7 +97,10 @@ export const routes = [
     auth: publicAccess(),
     idempotent: true,
     sealed: { headers: ["set-cookie"] },
-    body: object({ email: email(), password, name: string({ min: 1, max: 200 }) }),
+    body: named(
+      "Registration",
+      object({ email: email(), password, name: string({ min: 1, max: 200, example: "Ana Lima" }) }),
+    ),
     responses: { 201: { description: "Registered.", schema: sessionJson, headers: cookieHeader } },
     errors: [409, 429],
     handler: async ({ app, body, req }) => {
@@ -125,7 +157,13 @@ export const routes = [
       "Retry-After. Not a creating POST (200, no resource to address): Idempotency-Key is " +
       "ignored, and a repeated login simply opens another session.",
     auth: publicAccess(),
-    body: object({ email: email(), password: string({ min: 1, max: 1024 }) }),
+    body: named(
+      "Credentials",
+      object({
+        email: email(),
+        password: string({ min: 1, max: 1024, example: "correct horse battery staple" }),
+      }),
+    ),
     responses: { 200: { description: "Signed in.", schema: sessionJson, headers: cookieHeader } },
     errors: [401, 429],
     handler: async ({ app, body, clientAddress }) => {
@@ -161,7 +199,7 @@ export const routes = [
     description: "Revokes the credential of this request (cookie or bearer token) and clears " +
       "the cookie, 204.",
     auth: user("viewer"),
-    responses: { 204: { description: "Signed out." } },
+    responses: { 204: { description: "Signed out.", headers: cookieHeader } },
     handler: async ({ app, principal }) => {
       await app.db.sql`update auth_tokens set revoked_at = ${app.clock()}
                        where id = ${principal.tokenId} and revoked_at is null`;
@@ -183,7 +221,7 @@ export const routes = [
     auth: user("viewer"),
     idempotent: true,
     sealed: { body: ["token"] },
-    body: object({ name: string({ min: 1, max: 200 }) }),
+    body: named("TokenRequest", object({ name: tokenName })),
     responses: { 201: { description: "Created.", schema: tokenJson } },
     handler: async ({ app, body, principal, req }) => {
       const answer = await app.db.begin(async (tx) => {

@@ -12,20 +12,30 @@ import {
 import { ApiError } from "../../lib/errors.ts";
 import { json } from "../../lib/http/router.ts";
 import { defineFormsRoute } from "../../lib/forms/wing.ts";
-import { enumOf, nullable, object, string, uuid } from "../../lib/http/schema.ts";
+import { dateTime, enumOf, named, nullable, object, string, uuid } from "../../lib/http/schema.ts";
 
-const checkoutBody = object({ plan: enumOf(PAID_PLANS), interval: enumOf(BILLING_INTERVALS) });
+const checkoutBody = named(
+  "CheckoutRequest",
+  object({ plan: enumOf(PAID_PLANS), interval: enumOf(BILLING_INTERVALS) }),
+);
 
-const checkoutSchema = object({
-  id: uuid(),
-  plan: enumOf(PAID_PLANS),
-  interval: enumOf(BILLING_INTERVALS),
-  status: enumOf(["pending", "completed", "canceled"]),
-  checkout_url: string({ description: "Where the customer pays." }),
-  provider: string(),
-  created_at: string({ description: "ISO 8601 UTC." }),
-  completed_at: nullable(string({ description: "ISO 8601 UTC." })),
-});
+const checkoutSchema = named(
+  "Checkout",
+  object({
+    id: uuid(),
+    plan: enumOf(PAID_PLANS),
+    interval: enumOf(BILLING_INTERVALS),
+    status: enumOf(["pending", "completed", "canceled"]),
+    checkout_url: string({
+      description: "Where the customer pays.",
+      example:
+        "https://forms.example.com/api/v1/billing/checkouts/3f1c2a9e-8b7d-4c6e-9a5f-0d2b4e6f8a1c",
+    }),
+    provider: string({ example: "manual" }),
+    created_at: dateTime(),
+    completed_at: nullable(dateTime()),
+  }),
+);
 
 function iso(date: Date | null): string | null {
   return date ? date.toISOString().replace(/\.\d{3}Z$/, "Z") : null;
@@ -63,7 +73,13 @@ export const routes = [
     idempotent: true,
     cors: "workspace",
     errors: [409],
-    responses: { 201: { description: "Pending checkout.", schema: checkoutSchema } },
+    responses: {
+      201: {
+        description: "Pending checkout.",
+        schema: checkoutSchema,
+        headers: { Location: "The checkout's status resource." },
+      },
+    },
     handler: async ({ app, body, principal }) => {
       const p = principal as UserPrincipal;
       const [workspace] = await app.db.sql<{ plan: string }>`

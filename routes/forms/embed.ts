@@ -17,6 +17,10 @@ const SCRIPT_ETAG = `"${
 /** Short enough to revalidate soon after a release, long enough to spare busy host pages. */
 const SCRIPT_CACHE = "public, max-age=300";
 
+/** The try page's policy: its scripts and requests only from this origin, no framing. */
+const TRY_CSP = "default-src 'none'; script-src 'self'; connect-src 'self'; " +
+  "style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
 /** Slugs the page accepts; anything else is 404 before any HTML is produced. */
 const SLUG = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
@@ -36,9 +40,10 @@ export const routes = [
     path: "/embed.js",
     tag: "embed",
     summary: "Embed script",
-    description: 'Dependency-free script: `<script src="{base_url}/embed.js" ' +
-      'data-form="SLUG"></script>` renders that published questionnaire in place (in an ' +
-      "open Shadow DOM): it asks name and e-mail, shows one question at a time with an input " +
+    description: "Dependency-free script: a script element with " +
+      '`src="{base_url}/embed.js"` and `data-form="SLUG"` renders that published ' +
+      "questionnaire in place (in an open Shadow DOM): it asks name and e-mail, shows one " +
+      "question at a time with an input " +
       "for its type, a progress bar, the service's validation messages next to the field and " +
       "a completion message. Each POST carries an Idempotency-Key reused on retries and " +
       "double clicks. It calls the public API relative to its own URL. Served with " +
@@ -50,9 +55,17 @@ export const routes = [
       200: {
         description: "The script.",
         contentType: "text/javascript; charset=utf-8",
+        example: '(() => { "use strict"; /* renders each script[data-form] ... */ })();\n',
+        headers: {
+          ETag: "Strong validator of the script bytes.",
+          "Cache-Control": SCRIPT_CACHE,
+          "Cross-Origin-Resource-Policy": "cross-origin",
+        },
+      },
+      304: {
+        description: "Not modified (If-None-Match matched the ETag).",
         headers: { ETag: "Strong validator of the script bytes.", "Cache-Control": SCRIPT_CACHE },
       },
-      304: { description: "Not modified (If-None-Match matched the ETag)." },
     },
     handler: ({ req }) => {
       const headers = {
@@ -76,13 +89,32 @@ export const routes = [
     description: "An HTML page that embeds /embed.js for the questionnaire with this slug, to " +
       "see the embed working (the demo prints such a URL). The page carries a strict " +
       "Content-Security-Policy: scripts only from this origin, requests only to this origin, " +
-      "no framing. A slug that is not a published questionnaire shows the service's message " +
-      "inside the page.",
+      "no framing. The page is the same for every well-formed slug and reads nothing: the " +
+      "embedded script asks the public API for the questionnaire, so a slug that is not a " +
+      "published questionnaire still answers 200, and the page shows the service's message " +
+      "(No published questionnaire has this slug.) where the form would be.",
     auth: noAuth,
     params: {
       slug: string({ min: 1, max: 128, pattern: SLUG, patternHint: "a questionnaire slug" }),
     },
-    responses: { 200: { description: "The page.", contentType: "text/html; charset=utf-8" } },
+    responses: {
+      200: {
+        description: "The page, for any well-formed slug.",
+        contentType: "text/html; charset=utf-8",
+        example: '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n' +
+          "<title>Try questionnaire customer-feedback</title>\n</head>\n<body>\n...\n" +
+          "</body>\n</html>\n",
+        headers: {
+          "Content-Security-Policy": TRY_CSP,
+          "Referrer-Policy": "no-referrer",
+          "X-Frame-Options": "DENY",
+        },
+      },
+      404: {
+        description: "Not a slug (1 to 128 letters, digits, dots, underscores or hyphens, " +
+          "starting with a letter or digit): no page is made (NOT_FOUND).",
+      },
+    },
     handler: ({ params }) => {
       const slug = escapeHtml(params.slug);
       const page = `<!doctype html>
@@ -105,9 +137,7 @@ export const routes = [
         headers: {
           "Content-Type": "text/html; charset=utf-8",
           "Cache-Control": "no-store",
-          "Content-Security-Policy": "default-src 'none'; script-src 'self'; connect-src 'self'; " +
-            "style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; " +
-            "frame-ancestors 'none'",
+          "Content-Security-Policy": TRY_CSP,
           "Referrer-Policy": "no-referrer",
           "X-Frame-Options": "DENY",
         },

@@ -15,7 +15,7 @@ import {
 } from "../../lib/forms/export.ts";
 import { json } from "../../lib/http/router.ts";
 import { defineFormsRoute } from "../../lib/forms/wing.ts";
-import { enumOf, int, object, string, uuid } from "../../lib/http/schema.ts";
+import { dateTime, enumOf, int, named, object, string, uuid } from "../../lib/http/schema.ts";
 
 interface ExportRow {
   id: string;
@@ -26,16 +26,34 @@ interface ExportRow {
   created_at: Date;
 }
 
-const exportSchema = object({
-  id: uuid(),
-  questionnaire_id: uuid(),
-  format: enumOf(EXPORT_FORMATS),
-  status: enumOf(["ready"]),
-  sessions: int({ min: 0, description: "Sessions the export holds." }),
-  as_of: string({ description: "ISO 8601 UTC: data up to this moment is included." }),
-  created_at: string({ description: "ISO 8601 UTC." }),
-  download_url: string(),
-});
+const exportSchema = named(
+  "Export",
+  object({
+    id: uuid(),
+    questionnaire_id: uuid(),
+    format: enumOf(EXPORT_FORMATS),
+    status: enumOf(["ready"]),
+    sessions: int({ min: 0, description: "Sessions the export holds.", example: 1 }),
+    as_of: dateTime("Data up to this moment is included."),
+    created_at: dateTime(),
+    download_url: string({
+      description: "Path of the download, relative to the service.",
+      example: "/api/v1/exports/3f1c2a9e-8b7d-4c6e-9a5f-0d2b4e6f8a1c/download",
+    }),
+  }),
+);
+
+const CSV_EXAMPLE =
+  "\uFEFFsession_id,name,email,started_at,completed_at,How did you hear about us?\r\n" +
+  "4503599627370497,Ana Lima,ana@example.com,2026-11-20T08:15:30Z,2026-11-20T08:16:02Z,Radio\r\n";
+const NDJSON_EXAMPLE = JSON.stringify({
+  session_id: 4503599627370497,
+  name: "Ana Lima",
+  email: "ana@example.com",
+  started_at: "2026-11-20T08:15:30Z",
+  completed_at: "2026-11-20T08:16:02Z",
+  answers: { "101": "Radio" },
+}) + "\n";
 
 function iso(date: Date): string {
   return date.toISOString().replace(/\.\d{3}Z$/, "Z");
@@ -80,10 +98,19 @@ export const routes = [
       "of another workspace, or deleted: 404 (field questionnaire_id). Accepts " +
       "Idempotency-Key.",
     auth: user("admin"),
-    body: object({ questionnaire_id: uuid(), format: enumOf(EXPORT_FORMATS) }),
+    body: named(
+      "ExportRequest",
+      object({ questionnaire_id: uuid(), format: enumOf(EXPORT_FORMATS) }),
+    ),
     idempotent: true,
     cors: "workspace",
-    responses: { 202: { description: "The export.", schema: exportSchema } },
+    responses: {
+      202: {
+        description: "The export.",
+        schema: exportSchema,
+        headers: { Location: "The export's status resource." },
+      },
+    },
     handler: async ({ app, body, principal }) => {
       const p = principal as UserPrincipal;
       const now = app.clock();
@@ -140,7 +167,16 @@ export const routes = [
     params: { id: uuid() },
     cors: "workspace",
     responses: {
-      200: { description: "CSV file.", contentType: "text/csv; charset=utf-8" },
+      200: {
+        description: "The file, in the export's format.",
+        content: {
+          "text/csv; charset=utf-8; header=present": { example: CSV_EXAMPLE },
+          "application/x-ndjson; charset=utf-8": { example: NDJSON_EXAMPLE },
+        },
+        headers: {
+          "Content-Disposition": 'attachment; filename="<slug>-<as_of date>.csv" (or .ndjson)',
+        },
+      },
     },
     handler: async ({ app, params, principal }) => {
       const p = principal as UserPrincipal;

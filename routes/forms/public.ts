@@ -17,41 +17,39 @@ import {
   type Plan,
   unlimitedShard,
 } from "../../lib/forms/plan.ts";
-import { checkAnswer, type Question, QUESTION_TYPES } from "../../lib/forms/questions.ts";
+import { checkAnswer, type Question } from "../../lib/forms/questions.ts";
+import { progressSchema, questionSchema } from "../../lib/forms/schemas.ts";
 import { json, jsonText } from "../../lib/http/router.ts";
 import { defineFormsRoute } from "../../lib/forms/wing.ts";
-import {
-  array,
-  boolean,
-  email,
-  enumOf,
-  int,
-  nullable,
-  object,
-  string,
-} from "../../lib/http/schema.ts";
+import { array, boolean, email, int, named, object, string } from "../../lib/http/schema.ts";
 
 /** loaded_at may lie this far in the future (client clock skew) ... */
 const LOADED_AT_SKEW_MS = 5 * 60 * 1000;
 /** ... and at most this far in the past (a page left open longer must be reloaded). */
 const LOADED_AT_MAX_AGE_MS = 24 * 3600 * 1000;
 
-const slugParam = { slug: string({ min: 1, max: 64 }) };
+const slugParam = { slug: string({ min: 1, max: 64, example: "customer-feedback" }) };
 const MAX_SESSION_ID = 2 ** 53 - 1;
+const SESSION_ID_EXAMPLE = 4_503_599_627_370_497;
 
-const publicQuestionnaire = object({
-  title: string(),
-  slug: string(),
-  questions: array(object({
-    id: int(),
-    title: string(),
-    type: enumOf(QUESTION_TYPES),
-    required: boolean(),
-    options: nullable(array(string())),
-  })),
-});
-const progress = object({ answered: int(), total: int() });
-const answerResult = object({ success: boolean(), isComplete: boolean(), progress });
+const publicQuestionnaire = named(
+  "PublicQuestionnaire",
+  object({
+    title: string({ example: "Customer feedback" }),
+    slug: string({ example: "customer-feedback" }),
+    questions: array(questionSchema),
+  }),
+);
+const answerResult = named(
+  "AnswerResult",
+  object({
+    success: boolean(),
+    isComplete: boolean(),
+    progress: progressSchema,
+  }, {
+    example: { success: true, isComplete: false, progress: { answered: 1, total: 2 } },
+  }),
+);
 
 /** A random id in [1, 2^53): not guessable from another session's id, and safe in JavaScript. */
 function randomSessionId(): number {
@@ -108,12 +106,27 @@ export const routes = [
     cors: "public",
     idempotent: "transactional",
     params: slugParam,
-    body: object({
-      name: string({ min: 1, max: 200 }),
-      email: email(),
-      loaded_at: int({ min: 0, description: "Milliseconds since the Unix epoch." }),
-    }),
-    responses: { 201: { description: "Started.", schema: object({ sessionId: int() }) } },
+    body: named(
+      "SessionStart",
+      object({
+        name: string({ min: 1, max: 200, example: "Ana Lima" }),
+        email: email(),
+        loaded_at: int({
+          min: 0,
+          description: "Milliseconds since the Unix epoch.",
+          example: 1795162500000,
+        }),
+      }),
+    ),
+    responses: {
+      201: {
+        description: "Started.",
+        schema: named(
+          "StartedSession",
+          object({ sessionId: int({ min: 1, max: MAX_SESSION_ID, example: SESSION_ID_EXAMPLE }) }),
+        ),
+      },
+    },
     handler: async ({ app, body, params, req }) => {
       const now = app.clock();
       const age = now.getTime() - body.loaded_at;
@@ -168,8 +181,17 @@ export const routes = [
     auth: publicAccess(),
     cors: "public",
     idempotent: "transactional",
-    params: { ...slugParam, sessionId: int({ min: 1, max: MAX_SESSION_ID }) },
-    body: object({ questionId: int({ min: 1 }), answerText: string({ max: 10_000 }) }),
+    params: {
+      ...slugParam,
+      sessionId: int({ min: 1, max: MAX_SESSION_ID, example: SESSION_ID_EXAMPLE }),
+    },
+    body: named(
+      "AnswerSubmission",
+      object({
+        questionId: int({ min: 1, example: 101 }),
+        answerText: string({ max: 10_000, example: "Radio" }),
+      }),
+    ),
     responses: { 201: { description: "Stored.", schema: answerResult } },
     errors: [409, 422],
     handler: async ({ app, body, params, req }) => {

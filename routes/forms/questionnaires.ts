@@ -12,6 +12,7 @@ import {
   QUESTION_TYPES,
   type QuestionInput,
 } from "../../lib/forms/questions.ts";
+import { questionOption, questionSchema, questionTitle } from "../../lib/forms/schemas.ts";
 import { json } from "../../lib/http/router.ts";
 import { defineFormsRoute } from "../../lib/forms/wing.ts";
 import {
@@ -20,6 +21,7 @@ import {
   dateTime,
   enumOf,
   int,
+  named,
   nullable,
   object,
   optional,
@@ -35,33 +37,45 @@ const slug = string({
   max: 64,
   pattern: /^[a-z0-9]+(-[a-z0-9]+)*$/,
   patternHint: "lowercase letters, digits and single hyphens, like customer-feedback",
+  example: "customer-feedback",
 });
-const questionInput = object({
-  title: string({ min: 1, max: 500 }),
-  type: enumOf(QUESTION_TYPES),
-  required: optional(boolean(), true),
-  options: optional(array(string({ min: 1, max: 200 }), { max: 50 })),
-});
-const questionJson = object({
-  id: int(),
-  title: string(),
-  type: enumOf(QUESTION_TYPES),
-  required: boolean(),
-  options: nullable(array(string())),
-});
+const questionInput = named(
+  "QuestionInput",
+  object({
+    title: questionTitle,
+    type: enumOf(QUESTION_TYPES),
+    required: optional(boolean(), true),
+    options: optional(
+      array(questionOption, { max: 50, description: "choice only: at least 2 distinct options." }),
+    ),
+  }),
+);
+const questionsExample = [
+  {
+    title: "How did you hear about us?",
+    type: "choice",
+    required: true,
+    options: ["Radio", "A friend"],
+  },
+  { title: "How likely are you to recommend us?", type: "rating", required: false },
+];
+const title = string({ min: 1, max: 200, example: "Customer feedback" });
 const summaryShape = {
   id: uuid(),
-  title: string(),
-  slug: string(),
+  title,
+  slug,
   state: enumOf(STATES),
-  question_count: int(),
+  question_count: int({ min: 0, example: 2 }),
   created_at: dateTime(),
   updated_at: dateTime(),
   published_at: nullable(dateTime()),
   closed_at: nullable(dateTime()),
 };
-const summaryJson = object(summaryShape);
-const questionnaireJson = object({ ...summaryShape, questions: array(questionJson) });
+const summaryJson = named("QuestionnaireSummary", object(summaryShape));
+const questionnaireJson = named(
+  "Questionnaire",
+  object({ ...summaryShape, questions: array(questionSchema) }),
+);
 
 interface Row {
   id: string;
@@ -149,11 +163,20 @@ export const routes = [
     auth: user("editor"),
     cors: "workspace",
     idempotent: true,
-    body: object({
-      title: string({ min: 1, max: 200 }),
-      slug: optional(slug),
-      questions: optional(array(questionInput, { max: 100 }), []),
-    }),
+    body: named(
+      "NewQuestionnaire",
+      object({
+        title,
+        slug: optional(slug),
+        questions: optional(array(questionInput, { max: 100 }), []),
+      }, {
+        example: {
+          title: "Customer feedback",
+          slug: "customer-feedback",
+          questions: questionsExample,
+        },
+      }),
+    ),
     responses: { 201: { description: "Created.", schema: questionnaireJson } },
     errors: [409, 422],
     handler: async ({ app, body, principal, req }) => {
@@ -240,11 +263,14 @@ export const routes = [
     auth: user("editor"),
     cors: "workspace",
     params: idParam,
-    body: object({
-      title: optional(string({ min: 1, max: 200 })),
-      slug: optional(slug),
-      questions: optional(array(questionInput, { max: 100 })),
-    }),
+    body: named(
+      "QuestionnaireChange",
+      object({
+        title: optional(title),
+        slug: optional(slug),
+        questions: optional(array(questionInput, { max: 100 })),
+      }, { example: { title: "Customer feedback 2026", questions: questionsExample } }),
+    ),
     responses: { 200: { description: "The questionnaire.", schema: questionnaireJson } },
     errors: [409],
     handler: async ({ app, body, params, principal }) => {

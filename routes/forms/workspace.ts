@@ -10,10 +10,12 @@ import { type AppContext, json } from "../../lib/http/router.ts";
 import { defineFormsRoute } from "../../lib/forms/wing.ts";
 import {
   array,
+  date,
   dateTime,
   email,
   enumOf,
   int,
+  named,
   nullable,
   object,
   optional,
@@ -29,27 +31,34 @@ const origin = string({
   max: 300,
   pattern: /^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$/,
   patternHint: "an origin like https://example.com (scheme, host, optional port; no path)",
+  example: "https://www.example.com",
 });
 
-const workspaceJson = object({
-  id: uuid(),
-  name: string(),
-  role,
-  allowed_origins: array(string()),
-  plan: enumOf(["free", "pro", "business"]),
-  usage: object({
-    month: string({ description: "First day of the calendar month (UTC), YYYY-MM-DD." }),
-    answers: int(),
-    answers_limit: nullable(int({ description: "null = unlimited." })),
+const workspaceJson = named(
+  "Workspace",
+  object({
+    id: uuid(),
+    name: string({ example: "Ana Lima's workspace" }),
+    role,
+    allowed_origins: array(string({ example: "https://www.example.com" })),
+    plan: enumOf(["free", "pro", "business"]),
+    usage: object({
+      month: date("First day of the calendar month (UTC)."),
+      answers: int({ min: 0, example: 120 }),
+      answers_limit: nullable(int({ min: 0, description: "null = unlimited.", example: 1000 })),
+    }),
   }),
-});
-const memberJson = object({
-  user_id: uuid(),
-  email: email(),
-  name: string(),
-  role,
-  created_at: dateTime(),
-});
+);
+const memberJson = named(
+  "Member",
+  object({
+    user_id: uuid(),
+    email: email(),
+    name: string({ example: "Ana Lima" }),
+    role,
+    created_at: dateTime(),
+  }),
+);
 
 interface MemberRow {
   user_id: string;
@@ -150,10 +159,13 @@ export const routes = [
       "browsers on these origins may call the API with the cookie). Needs admin.",
     auth: user("admin"),
     cors: "workspace",
-    body: object({
-      name: optional(string({ min: 1, max: 200 })),
-      allowed_origins: optional(array(origin, { max: 50 })),
-    }),
+    body: named(
+      "WorkspaceChange",
+      object({
+        name: optional(string({ min: 1, max: 200, example: "Customer research" })),
+        allowed_origins: optional(array(origin, { max: 50 })),
+      }),
+    ),
     responses: { 200: { description: "The workspace.", schema: workspaceJson } },
     handler: async ({ app, body, principal }) => {
       const now = app.clock();
@@ -205,7 +217,7 @@ export const routes = [
     auth: user("admin"),
     cors: "workspace",
     idempotent: true,
-    body: object({ email: email(), role }),
+    body: named("NewMember", object({ email: email(), role })),
     responses: { 201: { description: "Added.", schema: memberJson } },
     errors: [409],
     handler: async ({ app, body, principal }) => {
@@ -247,7 +259,7 @@ export const routes = [
     auth: user("admin"),
     cors: "workspace",
     params: { userId: uuid() },
-    body: object({ role }),
+    body: named("RoleChange", object({ role })),
     responses: { 200: { description: "Changed.", schema: memberJson } },
     errors: [409],
     handler: async ({ app, body, params, principal }) => {

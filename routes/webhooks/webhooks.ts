@@ -14,6 +14,7 @@ import {
   dateTime,
   enumOf,
   int,
+  named,
   nullable,
   object,
   optional,
@@ -46,43 +47,57 @@ const SIGNING_NOTE = "Every delivery is a POST of `{id, type, created_at, worksp
   "delivery when any matches. data.sequence numbers the events of one session (deliveries " +
   "run concurrently and may arrive out of order or, after a crash, twice: deduplicate by id).";
 
+const HOOK_URL = "https://example.com/hooks/onda";
+const secret = (description: string) =>
+  string({ description, example: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw3tw6R7yR0oA=" });
 const webhookShape = {
   id: uuid(),
-  url: string(),
+  url: string({ example: HOOK_URL }),
   events: array(enumOf(EVENT_TYPES)),
   status: enumOf(["active", "disabled"]),
   disabled_at: nullable(dateTime()),
-  disabled_reason: nullable(string()),
+  disabled_reason: nullable(string({ example: "The receiver answered 410 Gone." })),
   created_at: dateTime(),
 };
-const webhookJson = object(webhookShape);
-const createdWebhookJson = object({
-  ...webhookShape,
-  signing_secret: string({ description: "The workspace's signing secret (whsec_...)." }),
-});
+const webhookJson = named("Webhook", object(webhookShape));
+const createdWebhookJson = named(
+  "NewWebhook",
+  object({
+    ...webhookShape,
+    signing_secret: secret("The workspace's signing secret."),
+  }),
+);
 
-const attemptJson = object({
-  attempt: int({ min: 1 }),
-  started_at: dateTime(),
-  duration_ms: int({ min: 0 }),
-  response_code: nullable(int()),
-  error: nullable(string()),
-});
+const responseCode = nullable(int({ min: 100, max: 599, example: 200 }));
+const attemptError = nullable(string({ example: "timeout after 10 s" }));
+const attemptJson = named(
+  "DeliveryAttempt",
+  object({
+    attempt: int({ min: 1 }),
+    started_at: dateTime(),
+    duration_ms: int({ min: 0, example: 84 }),
+    response_code: responseCode,
+    error: attemptError,
+  }),
+);
 
-const deliveryJson = object({
-  id: uuid(),
-  webhook_id: uuid(),
-  event_id: uuid(),
-  event_type: enumOf([...EVENT_TYPES, "ping"]),
-  status: enumOf(["pending", "succeeded", "failed"]),
-  attempts: int({ min: 0 }),
-  created_at: dateTime(),
-  last_attempt_at: nullable(dateTime()),
-  last_response_code: nullable(int()),
-  last_error: nullable(string()),
-  next_attempt_at: nullable(dateTime("null once succeeded or failed.")),
-  attempt_log: array(attemptJson),
-});
+const deliveryJson = named(
+  "Delivery",
+  object({
+    id: uuid(),
+    webhook_id: uuid(),
+    event_id: uuid(),
+    event_type: enumOf([...EVENT_TYPES, "ping"]),
+    status: enumOf(["pending", "succeeded", "failed"]),
+    attempts: int({ min: 0 }),
+    created_at: dateTime(),
+    last_attempt_at: nullable(dateTime()),
+    last_response_code: responseCode,
+    last_error: attemptError,
+    next_attempt_at: nullable(dateTime("null once succeeded or failed.")),
+    attempt_log: array(attemptJson),
+  }),
+);
 
 interface WebhookRow {
   id: string;
@@ -198,10 +213,13 @@ export const routes = [
     auth: user("admin"),
     cors: "workspace",
     idempotent: true,
-    body: object({
-      url: string({ min: 1, max: 2048, example: "https://example.com/hooks/onda" }),
-      events: optional(array(enumOf(EVENT_TYPES), { min: 1, max: EVENT_TYPES.length })),
-    }),
+    body: named(
+      "WebhookRequest",
+      object({
+        url: string({ min: 1, max: 2048, example: HOOK_URL }),
+        events: optional(array(enumOf(EVENT_TYPES), { min: 1, max: EVENT_TYPES.length })),
+      }),
+    ),
     responses: { 201: { description: "Created.", schema: createdWebhookJson } },
     errors: [422],
     handler: async ({ app, body, principal }) => {
@@ -424,10 +442,13 @@ export const routes = [
     responses: {
       200: {
         description: "Rotated.",
-        schema: object({
-          signing_secret: string(),
-          previous_secret_expires_at: dateTime(),
-        }),
+        schema: named(
+          "SigningSecret",
+          object({
+            signing_secret: secret("The new signing secret."),
+            previous_secret_expires_at: dateTime("Until then the previous secret also signs."),
+          }),
+        ),
       },
     },
     handler: async ({ app, principal }) => {

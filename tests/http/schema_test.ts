@@ -4,10 +4,13 @@ import assert from "node:assert/strict";
 import { ApiError } from "../../lib/errors.ts";
 import {
   array,
+  componentName,
+  date,
   dateTime,
   email,
   enumOf,
   int,
+  named,
   nullable,
   object,
   optional,
@@ -113,4 +116,36 @@ test("schema: strings PostgreSQL cannot hold (NUL, an unpaired surrogate) are re
   }
   failsOn(() => email().parse("a\0@example.com", "email"), "email");
   assert.equal(string().parse("\ud83d\ude00 ok", "name"), "\ud83d\ude00 ok");
+});
+
+test("schema: a description shows only the bounds that are rules", () => {
+  assert.deepEqual(string().json, { type: "string" });
+  assert.deepEqual(int().json, { type: "integer" });
+  assert.deepEqual(array(int()).json, { type: "array", items: { type: "integer" } });
+  assert.deepEqual(string({ min: 1, max: 64 }).json, {
+    type: "string",
+    minLength: 1,
+    maxLength: 64,
+  });
+  // Without a documented bound, JavaScript's safe range still holds.
+  failsOn(() => int().parse(2 ** 53, "n"), "n");
+});
+
+test("schema: nullable lets null in, enums included, and keeps a named schema one component", () => {
+  const state = nullable(enumOf(["draft", "published"]));
+  assert.deepEqual(state.json.enum, ["draft", "published", null]);
+  assert.equal(state.parse(null, "state"), null);
+  const period = named("Period", object({ since: dateTime() }));
+  assert.equal(componentName(period.json), "Period");
+  assert.equal(JSON.stringify(period.json).includes("Period"), false, "the name is no JSON");
+  assert.deepEqual(nullable(period).json, { anyOf: [period.json, { type: "null" }] });
+  assert.equal(componentName(optional(period, { since: new Date(0) }).json), undefined);
+});
+
+test("schema: date accepts real calendar dates only", () => {
+  assert.equal(date().parse("2026-02-28", "day"), "2026-02-28");
+  for (const bad of ["2026-02-30", "2026-13-01", "20260228", 20260228]) {
+    failsOn(() => date().parse(bad, "day"), "day");
+  }
+  assert.equal(date().json.format, "date");
 });

@@ -1,0 +1,108 @@
+// The schema side of the OpenAPI document: named schemas become components referred to by
+// $ref, and every body gets an example, its schema's own or one made from its types.
+
+import { componentName, type JsonSchema } from "./schema.ts";
+
+/** The components/schemas of one document being built; local to that build. */
+export interface SchemaRegistry {
+  readonly schemas: Record<string, JsonSchema>;
+  /** The schema with every named part replaced by a $ref to its component. */
+  refer(json: JsonSchema): JsonSchema;
+}
+
+const SUBSCHEMA_LISTS = ["anyOf", "oneOf", "allOf"];
+
+export function schemaRegistry(): SchemaRegistry {
+  const schemas: Record<string, JsonSchema> = {};
+  // The text of each component's definition, to tell a second definition under one name.
+  const texts = new Map<string, string>();
+
+  function inner(json: JsonSchema): JsonSchema {
+    const out: JsonSchema = {};
+    for (const [key, value] of Object.entries(json)) {
+      if (key === "properties") {
+        out.properties = Object.fromEntries(
+          Object.entries(value as JsonSchema).map(([k, v]) => [k, refer(v)]),
+        );
+      } else if (key === "items" || (key === "additionalProperties" && typeof value === "object")) {
+        out[key] = refer(value);
+      } else if (SUBSCHEMA_LISTS.includes(key)) {
+        out[key] = (value as JsonSchema[]).map(refer);
+      } else {
+        out[key] = value;
+      }
+    }
+    return out;
+  }
+
+  function refer(json: JsonSchema): JsonSchema {
+    const name = componentName(json);
+    if (!name) return inner(json);
+    const definition = inner(json);
+    const text = JSON.stringify(definition);
+    const known = texts.get(name);
+    if (known === undefined) {
+      texts.set(name, text);
+      schemas[name] = definition;
+    } else if (known !== text) {
+      // Two schemas under one name would make one of them wrong in every generated client.
+      throw new Error(`two different schemas are named ${name}`);
+    }
+    return { $ref: `#/components/schemas/${name}` };
+  }
+
+  return { schemas, refer };
+}
+
+const EXAMPLE_STRINGS: Record<string, string> = {
+  "date-time": "2026-11-20T08:15:30Z",
+  date: "2026-11-20",
+  uuid: "3f1c2a9e-8b7d-4c6e-9a5f-0d2b4e6f8a1c",
+  email: "ana@example.com",
+  uri: "https://example.com/",
+};
+
+/**
+ * An example of a value of `json` (before its named parts are replaced by references): the
+ * schema's own example, default or first allowed value where it has one, else one made from
+ * its type and format that satisfies its bounds.
+ */
+export function exampleOf(json: JsonSchema): unknown {
+  if (json.examples?.length) return json.examples[0];
+  if (json.default !== undefined) return json.default;
+  if (json.const !== undefined) return json.const;
+  if (json.enum) return json.enum.find((v: unknown) => v !== null) ?? null;
+  for (const key of SUBSCHEMA_LISTS) {
+    if (json[key]) {
+      const branch = (json[key] as JsonSchema[]).find((s) => s.type !== "null") ?? json[key][0];
+      return exampleOf(branch);
+    }
+  }
+  const type = Array.isArray(json.type) ? json.type.find((t) => t !== "null") : json.type;
+  switch (type) {
+    case "object": {
+      const out: Record<string, unknown> = {};
+      for (const [key, value] of Object.entries((json.properties ?? {}) as JsonSchema)) {
+        out[key] = exampleOf(value);
+      }
+      if (typeof json.additionalProperties === "object") {
+        out["1"] = exampleOf(json.additionalProperties);
+      }
+      return out;
+    }
+    case "array":
+      return Array.from({ length: Math.max(1, json.minItems ?? 0) }, () => exampleOf(json.items));
+    case "string": {
+      const text = EXAMPLE_STRINGS[json.format] ?? "text";
+      return text.padEnd(json.minLength ?? 0, "x");
+    }
+    case "integer":
+      return json.minimum ?? Math.min(1, json.maximum ?? 1);
+    case "number":
+      return json.minimum ?? Math.min(12.5, json.maximum ?? 12.5);
+    case "boolean":
+      return true;
+    default:
+      return null;
+  }
+}

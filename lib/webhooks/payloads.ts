@@ -1,0 +1,200 @@
+// What a webhook receives, as schemas: the body of each event (written by onda_start_session
+// and onda_record_answer in sql/003_forms.sql, and by the test ping) and the headers of every
+// delivery (lib/webhooks/signing.ts), for the OpenAPI document's webhooks section.
+
+import type { WebhookDocs } from "../http/openapi.ts";
+import { progressSchema, respondentSchema } from "../forms/schemas.ts";
+import {
+  array,
+  dateTime,
+  enumOf,
+  int,
+  named,
+  object,
+  type Schema,
+  string,
+  uuid,
+} from "../http/schema.ts";
+
+const SESSION_ID = 4_503_599_627_370_497;
+const respondent = respondentSchema;
+const progress = progressSchema;
+const sessionData = {
+  questionnaire_id: uuid(),
+  questionnaire_slug: string({ example: "customer-feedback" }),
+  session_id: int({ min: 1, example: SESSION_ID }),
+  sequence: int({
+    min: 1,
+    description: "Numbers the events of one session from 1; deliveries may arrive out of " +
+      "order, so order by it.",
+  }),
+  progress,
+};
+
+/** The envelope of every delivered body, with this event's type and data. */
+function envelope(
+  name: string,
+  type: string,
+  data: Schema<unknown>,
+  description: string,
+  example: Record<string, unknown>,
+) {
+  return named(
+    name,
+    object({
+      id: uuid(),
+      type: enumOf([type]),
+      created_at: dateTime(),
+      workspace_id: uuid(),
+      data,
+    }, {
+      description,
+      example: {
+        id: "0b6d2f7e-5a41-4c3b-9e8d-7f1a2b3c4d5e",
+        type,
+        created_at: "2026-11-20T08:15:30.123Z",
+        workspace_id: "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+        data: example,
+      },
+    }),
+  );
+}
+
+const sessionExample = {
+  questionnaire_id: "3f1c2a9e-8b7d-4c6e-9a5f-0d2b4e6f8a1c",
+  questionnaire_slug: "customer-feedback",
+  session_id: SESSION_ID,
+};
+const ana = { name: "Ana Lima", email: "ana@example.com" };
+
+const eventId = "The event id (also webhook-id): the same on every retry; deduplicate by it.";
+
+export const sessionStarted = envelope(
+  "SessionStartedEvent",
+  "session.started",
+  object({ ...sessionData, respondent }),
+  `A visitor started a session. id: ${eventId}`,
+  { ...sessionExample, sequence: 1, progress: { answered: 0, total: 2 }, respondent: ana },
+);
+
+export const answerSubmitted = envelope(
+  "AnswerSubmittedEvent",
+  "answer.submitted",
+  object({
+    ...sessionData,
+    question_id: int({ min: 1 }),
+    answer: string({ description: "The answer as stored (empty for a skipped optional one)." }),
+  }),
+  `A question of a session was answered. id: ${eventId}`,
+  {
+    ...sessionExample,
+    sequence: 3,
+    progress: { answered: 2, total: 2 },
+    question_id: 102,
+    answer: "5",
+  },
+);
+
+export const sessionCompleted = envelope(
+  "SessionCompletedEvent",
+  "session.completed",
+  object({
+    ...sessionData,
+    respondent,
+    answers: array(object({ question_id: int({ min: 1 }), answer: string() })),
+  }),
+  `Every question of a session is answered; sent once per session. id: ${eventId}`,
+  {
+    ...sessionExample,
+    sequence: 4,
+    progress: { answered: 2, total: 2 },
+    respondent: ana,
+    answers: [{ question_id: 101, answer: "Radio" }, { question_id: 102, answer: "5" }],
+  },
+);
+
+export const ping = envelope(
+  "PingEvent",
+  "ping",
+  object({ webhook_id: uuid() }),
+  "The test ping of POST /api/v1/webhooks/{id}/test; sent to that webhook only.",
+  { webhook_id: "5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a" },
+);
+
+function header(name: string, description: string, schema: Schema<unknown>) {
+  return { name, description, schema, required: true };
+}
+
+export const webhookDocs: WebhookDocs = {
+  headers: [
+    header(
+      "x-service-signature",
+      "Hex HMAC-SHA256 of the raw body, keyed with the signing secret string exactly as the " +
+        "API shows it (whsec_...). For 24 h after a rotation: two comma-separated digests, the " +
+        "new secret's first; accept the delivery when any matches.",
+      string({ pattern: /^[0-9a-f]{64}(,[0-9a-f]{64})?$/, example: "a".repeat(64) }),
+    ),
+    header("x-service-event", "The event type.", string({ example: "session.started" })),
+    header("x-service-delivery", "The delivery id (one per webhook and event).", uuid()),
+    header(
+      "x-service-timestamp",
+      "Epoch seconds of this attempt.",
+      string({ pattern: /^\d+$/, example: "1795162530" }),
+    ),
+    header(
+      "webhook-id",
+      "Standard Webhooks: the event id, the same on every retry.",
+      uuid(),
+    ),
+    header(
+      "webhook-timestamp",
+      "Standard Webhooks: epoch seconds of this attempt; reject old ones to stop replays.",
+      string({ pattern: /^\d+$/, example: "1795162530" }),
+    ),
+    header(
+      "webhook-signature",
+      'Standard Webhooks: "v1,<base64 HMAC-SHA256 of {webhook-id}.{webhook-timestamp}.{body}>", ' +
+        "keyed with the base64-decoded part of the secret after whsec_ (what the " +
+        "standardwebhooks libraries do with the same secret string). After a rotation: two " +
+        "space-separated entries, the new secret's first.",
+      string({
+        pattern: /^v1,[A-Za-z0-9+/]+=*( v1,[A-Za-z0-9+/]+=*)?$/,
+        example: "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=",
+      }),
+    ),
+  ],
+  responses: {
+    "2XX": "Received: the delivery succeeded.",
+    "410": "Gone: the delivery fails and the webhook is disabled.",
+    default: "Any other status, a redirect, a refused target or no answer within 10 s fails " +
+      "the attempt; it is retried per WEBHOOK_RETRY_DELAYS (default 5 s, 5 min, 30 min, 2 h, " +
+      "5 h, 10 h, 14 h, 20 h, 24 h, each ±10 %), or after a later Retry-After on 429/503.",
+  },
+  events: [
+    {
+      event: "session.started",
+      summary: "A session started",
+      description: "Sent when a visitor starts a session on a published questionnaire.",
+      payload: sessionStarted,
+    },
+    {
+      event: "answer.submitted",
+      summary: "An answer was submitted",
+      description: "Sent for every stored answer.",
+      payload: answerSubmitted,
+    },
+    {
+      event: "session.completed",
+      summary: "A session completed",
+      description: "Sent once, when the last open question of a session is answered; it " +
+        "follows that answer's answer.submitted (sequence one higher).",
+      payload: sessionCompleted,
+    },
+    {
+      event: "ping",
+      summary: "Test ping",
+      description: "Sent by POST /api/v1/webhooks/{id}/test, signed like every event.",
+      payload: ping,
+    },
+  ],
+};
