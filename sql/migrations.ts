@@ -13,6 +13,7 @@ import m011 from "./011_drop_occurrence_time_index.sql" with { type: "text" };
 import m012 from "./012_brand_days_version.sql" with { type: "text" };
 import m013 from "./013_station_index_without_id.sql" with { type: "text" };
 import m014 from "./014_shared_figures.sql" with { type: "text" };
+import m015 from "./015_event_feed.sql" with { type: "text" };
 
 export const migrations: { name: string; text: string }[] = [
   { name: "001_core.sql", text: m001 },
@@ -29,4 +30,5 @@ export const migrations: { name: string; text: string }[] = [
   { name: "012_brand_days_version.sql", text: m012 },
   { name: "013_station_index_without_id.sql", text: m013 },
   { name: "014_shared_figures.sql", text: m014 },
+  { name: "015_event_feed.sql", text: m015 },
 ];
