@@ -6,7 +6,7 @@ import type { Route } from "./router.ts";
 import type { JsonSchema, Schema } from "./schema.ts";
 
 /** SemVer of the document (forms-api.md §9): MAJOR breaking, MINOR additions, PATCH wording. */
-export const SPEC_VERSION = "1.0.0";
+export const SPEC_VERSION = "1.1.0";
 
 const ERROR_TEXT: Record<number, string> = {
   400: "Invalid request (VALIDATION_FAILED); error.field names the offending field.",
