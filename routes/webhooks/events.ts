@@ -126,8 +126,8 @@ export const routes = [
       "kept. Events (and webhook deliveries with their attempts) are kept " +
       "EVENT_RETENTION_DAYS, 30 by default, counted from when they entered the feed; a cursor " +
       "(or after) from before the oldest event kept answers 410 GONE (field cursor or after), " +
-      "and the message tells until when events were removed: start again without a cursor " +
-      "(the oldest kept event comes first) and deduplicate by id. Filters, combined with AND: " +
+      "and the message names until when events were removed and the oldest event kept: " +
+      "start again without a cursor (the oldest kept event comes first) and deduplicate by id. Filters, combined with AND: " +
       "type (repeatable, or comma-separated), since (inclusive) and until (exclusive) on the " +
       "time the event entered the feed, questionnaire_id. A cursor is bound to the filters it " +
       "was issued with (400 otherwise). after and cursor exclude each other. Needs admin.",
@@ -197,13 +197,22 @@ export const routes = [
         order by e.feed_position`;
       const [head] = rows;
       if (resumed && from < head.pruned_through) {
+        const [oldest] = await app.db.sql<{ id: string; feed_at: Date }>`
+          select id, feed_at from outbox_events
+          where workspace_id = ${principal.workspaceId} and feed_position > ${head.pruned_through}
+          order by feed_position limit 1`;
+        const field = query.cursor !== undefined ? "cursor" : "after";
         throw new ApiError(410, "GONE", {
           message: "This position is older than the oldest event kept: events are kept " +
             `${app.config.eventRetentionDays} days, and those that entered the feed until ` +
-            `${head.through_at?.toISOString()} were removed. Start again without ` +
-            `${query.cursor !== undefined ? "cursor" : "after"} (the oldest event kept comes ` +
-            "first) and deduplicate by event id.",
-          field: query.cursor !== undefined ? "cursor" : "after",
+            `${head.through_at?.toISOString()} were removed. ` +
+            (oldest
+              ? `The oldest event kept in this workspace is ${oldest.id}, in the feed since ` +
+                `${oldest.feed_at.toISOString()}. `
+              : "No older event of this workspace is kept. ") +
+            `Start again without ${field} (the oldest event kept comes first) and deduplicate ` +
+            "by event id.",
+          field,
         });
       }
       const events = rows.filter((r): r is PageRow & FeedRow => r.id != null);

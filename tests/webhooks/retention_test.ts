@@ -89,6 +89,13 @@ test("retention: events, deliveries and attempts older than EVENT_RETENTION_DAYS
   assert.equal(error.field, "cursor");
   assert.match(error.message, /kept 1 days/);
   assert.match(error.message, /until \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z were removed/);
+  const [oldestKept] = await service.db.sql<{ id: string }>`
+    select id from outbox_events where workspace_id = ${user.workspaceId}
+    order by feed_position limit 1`;
+  assert.match(
+    error.message,
+    new RegExp(`oldest event kept in this workspace is ${oldestKept.id}`),
+  );
   for (const path of [`/api/v1/events/${oldIds[0]}`, `/api/v1/events?after=${oldIds[0]}`]) {
     const res = await service.fetch(path, { headers: user.headers() });
     assert.equal(res.status, 404, path);
