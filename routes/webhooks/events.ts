@@ -115,22 +115,25 @@ export const routes = [
     description: "The workspace's events, oldest first, in the list envelope; each item is " +
       "exactly the body its webhook delivery sends (same id, type, data and data.sequence), " +
       "whether or not a webhook is subscribed, so one handler serves both. " + RECOVERY +
-      "\n\nThe cursor is exact under concurrent writes: every event takes a position in the " +
-      "feed when the delivery worker fans it out, shortly after its commit (WEBHOOK_WORKER=1 " +
-      "on at least one instance), and fan-outs take turns, so an event committed after a page " +
-      "was read always comes after that page's cursor, never before it. A client that keeps " +
-      "its last next_cursor therefore reads every event exactly once; a session's events come " +
-      "in data.sequence order. The order is commit order, not created_at order. next_cursor " +
-      "is never null; has_more false means caught up for now. Unlike other lists' cursors, " +
-      "this one does not expire after 24 h: it stays valid as long as the events after it are " +
-      "kept. Events (and webhook deliveries with their attempts) are kept " +
-      "EVENT_RETENTION_DAYS, 30 by default, counted from when they entered the feed; a cursor " +
-      "(or after) from before the oldest event kept answers 410 GONE (field cursor or after), " +
-      "and the message names until when events were removed and the oldest event kept: " +
-      "start again without a cursor (the oldest kept event comes first) and deduplicate by id. Filters, combined with AND: " +
-      "type (repeatable, or comma-separated), since (inclusive) and until (exclusive) on the " +
-      "time the event entered the feed, questionnaire_id. A cursor is bound to the filters it " +
-      "was issued with (400 otherwise). after and cursor exclude each other. Needs admin.",
+      "\n\nThe cursor is exact under concurrent writes. A cursor on created_at or on an id " +
+      "would not be: a transaction that wrote its event first can commit after one that wrote " +
+      "later, and a reader already past it would never see it. Here every event takes a " +
+      "position in the feed when the delivery worker fans it out, shortly after its commit " +
+      "(WEBHOOK_WORKER=1 on at least one instance), and fan-outs of all instances take turns, " +
+      "so an event committed after a page was read always comes after that page's cursor. A " +
+      "client that keeps its last next_cursor therefore reads every event exactly once, and a " +
+      "session's events in data.sequence order; the order is commit order, not created_at " +
+      "order. next_cursor is never null; has_more false means caught up for now. Unlike other " +
+      "lists' cursors, this one does not expire after 24 h: it stays valid as long as the " +
+      "events after it are kept.\n\nRetention: events (and webhook deliveries with their " +
+      "attempts) are kept EVENT_RETENTION_DAYS, 30 by default, counted from when they entered " +
+      "the feed. A cursor (or after) from before the oldest event kept answers 410 GONE (field " +
+      "cursor or after), and the message names until when events were removed and the oldest " +
+      "event kept: start again without a cursor (the oldest kept event comes first) and " +
+      "deduplicate by id.\n\nFilters, combined with AND: type (repeatable, or " +
+      "comma-separated), since (inclusive) and until (exclusive) on the time the event " +
+      "entered the feed, questionnaire_id. A cursor is bound to the filters it was issued " +
+      "with (400 otherwise). after and cursor exclude each other. Needs admin.",
     auth: user("admin"),
     cors: "workspace",
     query: {
