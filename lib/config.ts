@@ -24,6 +24,8 @@ export interface Config {
   webhookAllowPrivateTargets: boolean;
   webhookRetryDelays: number[];
   webhookWorker: boolean;
+  /** Days events, deliveries and attempts are kept (the events feed and the delivery log). */
+  eventRetentionDays: number;
 }
 
 /** Every variable the service reads, its default and its meaning; the README table mirrors this. */
@@ -59,7 +61,16 @@ export const CONFIG_VARIABLES = [
     "5,300,1800,7200,18000,36000,50400,72000,86400",
     "webhook retry schedule, seconds",
   ],
-  ["WEBHOOK_WORKER", "1", "0 = this instance does not deliver webhooks"],
+  [
+    "WEBHOOK_WORKER",
+    "1",
+    "0 = this instance does not deliver webhooks, number events for /events or prune them",
+  ],
+  [
+    "EVENT_RETENTION_DAYS",
+    "30",
+    "days events (GET /api/v1/events), webhook deliveries and attempts are kept",
+  ],
 ] as const;
 
 /** Thrown for a bad variable; main.ts prints the message alone and exits 1. */
@@ -139,6 +150,7 @@ export function loadConfig(env: Env): Config {
     webhookAllowPrivateTargets: boolVar(env, "WEBHOOK_ALLOW_PRIVATE_TARGETS", false),
     webhookRetryDelays: delaysRaw.split(",").map(Number),
     webhookWorker: boolVar(env, "WEBHOOK_WORKER", true),
+    eventRetentionDays: intVar(env, "EVENT_RETENTION_DAYS", 30, 1, 3650),
   };
 }
 

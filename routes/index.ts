@@ -14,6 +14,7 @@ import { routes as embed } from "./forms/embed.ts";
 import { routes as billing } from "./forms/billing.ts";
 import { routes as exports } from "./forms/exports.ts";
 import { routes as webhooks } from "./webhooks/webhooks.ts";
+import { routes as events } from "./webhooks/events.ts";
 
 export const allRoutes: Route[] = [
   ...status,
@@ -30,4 +31,5 @@ export const allRoutes: Route[] = [
   ...billing,
   ...exports,
   ...webhooks,
+  ...events,
 ];

@@ -12,9 +12,39 @@ create table outbox_events (
   type text not null,            -- session.started | answer.submitted | session.completed
   data jsonb not null,           -- the event's data object
   created_at timestamptz not null default now(),
-  dispatched_at timestamptz      -- set by the webhook worker when fanned out
+  dispatched_at timestamptz,     -- set by the webhook worker when fanned out
+  -- The event's place in the events feed (GET /api/v1/events), taken when the worker fans it
+  -- out, in fan-outs that take turns on event_positions, so positions follow commit order
+  -- (why: lib/webhooks/feed.ts). feed_at: when it took it, never before the position before;
+  -- the feed's since/until and the retention count from it.
+  feed_position bigint,
+  feed_at timestamptz
 );
 create index on outbox_events (created_at) where dispatched_at is null;
+-- A workspace's feed in order, and the oldest numbered events first for the retention.
+create index outbox_events_feed_idx on outbox_events (workspace_id, feed_position)
+  where feed_position is not null;
+create index outbox_events_retention_idx on outbox_events (feed_at)
+  where feed_position is not null;
+
+-- The last feed position handed out and its time; a fan-out holds this row from its start to
+-- its commit.
+create table event_positions (
+  only_row boolean primary key default true check (only_row),
+  last bigint not null default 0,
+  last_at timestamptz not null default '-infinity'
+);
+insert into event_positions default values;
+
+-- Retention removes the oldest events in small batches and records how far it went: every
+-- event at or below pruned_through may be gone (through_at: its feed time), so an older cursor
+-- answers 410.
+create table event_retention (
+  only_row boolean primary key default true check (only_row),
+  pruned_through bigint not null default 0,
+  through_at timestamptz
+);
+insert into event_retention default values;
 
 create table webhooks (
   id uuid primary key default gen_random_uuid(),
@@ -60,6 +90,7 @@ create index webhook_deliveries_due_idx on webhook_deliveries (next_attempt_at)
 -- The keyset of the delivery log.
 create index webhook_deliveries_log_idx
   on webhook_deliveries (webhook_id, created_at desc, id desc);
+create index webhook_deliveries_retention_idx on webhook_deliveries (created_at);
 
 create table webhook_attempts (
   delivery_id uuid not null references webhook_deliveries(id) on delete cascade,

@@ -82,7 +82,7 @@ async function sign(secret: string, scope: CursorScope, payload: string): Promis
   return new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(input)));
 }
 
-function badCursor(): ApiError {
+export function badCursor(): ApiError {
   return new ApiError(400, "VALIDATION_FAILED", {
     message:
       "cursor is invalid, expired or belongs to another list; start again from the first page.",
@@ -108,6 +108,31 @@ async function decodeCursor(
   cursor: string | undefined,
 ): Promise<unknown[] | null> {
   if (cursor === undefined) return null;
+  const { key, issuedAt } = await verifyCursor(app, scope, cursor);
+  // Signed by this service, but still input: every list's sort key is an instant as
+  // toISOString writes it and a UUID (see afterCursor), and nothing else reaches the query.
+  const [at, id] = key;
+  if (
+    key.length !== 2 || typeof at !== "string" || typeof id !== "string" ||
+    !ISO_INSTANT.test(at) || Number.isNaN(Date.parse(at)) ||
+    new Date(at).toISOString() !== at || !UUID.test(id)
+  ) {
+    throw badCursor();
+  }
+  const age = app.clock().getTime() - issuedAt;
+  if (age > CURSOR_TTL_MS || age < -CURSOR_TTL_MS) throw badCursor();
+  return key;
+}
+
+/**
+ * The payload of a cursor this service signed for `scope`, unchecked otherwise: for a list whose
+ * sort key or lifetime differs from the others' (the events feed); 400 when forged or foreign.
+ */
+export async function verifyCursor(
+  app: AppContext,
+  scope: CursorScope,
+  cursor: string,
+): Promise<{ key: unknown[]; issuedAt: number }> {
   const match = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/.exec(cursor);
   if (!match) throw badCursor();
   let given: Uint8Array;
@@ -123,19 +148,7 @@ async function decodeCursor(
   for (let i = 0; i < Math.min(given.length, expected.length); i++) diff |= given[i] ^ expected[i];
   if (diff !== 0) throw badCursor();
   if (!Array.isArray(parsed?.k) || typeof parsed.t !== "number") throw badCursor();
-  // Signed by this service, but still input: every list's sort key is an instant as
-  // toISOString writes it and a UUID (see afterCursor), and nothing else reaches the query.
-  const [at, id] = parsed.k;
-  if (
-    parsed.k.length !== 2 || typeof at !== "string" || typeof id !== "string" ||
-    !ISO_INSTANT.test(at) || Number.isNaN(Date.parse(at)) ||
-    new Date(at).toISOString() !== at || !UUID.test(id)
-  ) {
-    throw badCursor();
-  }
-  const age = app.clock().getTime() - parsed.t;
-  if (age > CURSOR_TTL_MS || age < -CURSOR_TTL_MS) throw badCursor();
-  return parsed.k;
+  return { key: parsed.k, issuedAt: parsed.t };
 }
 
 /** How a list is sorted: a timestamptz and a uuid column, and the direction. */

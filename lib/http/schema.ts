@@ -15,6 +15,8 @@ export interface Schema<T> {
   readonly json: JsonSchema;
   /** May be absent; parse(undefined) yields the default (or undefined). */
   readonly optional: boolean;
+  /** A query parameter that may be given more than once (see repeatable). */
+  readonly repeatable?: boolean;
 }
 
 export type Infer<S> = S extends Schema<infer T> ? T : never;
@@ -209,9 +211,11 @@ export function email(): Schema<string> {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
-export function uuid(options: { v4?: boolean } = {}): Schema<string> {
+export function uuid(options: { v4?: boolean; description?: string } = {}): Schema<string> {
   const pattern = options.v4 ? UUID_V4 : UUID;
-  return make({ type: "string", format: "uuid" }, (value, field) => {
+  const json: JsonSchema = { type: "string", format: "uuid" };
+  if (options.description) json.description = options.description;
+  return make(json, (value, field) => {
     if (typeof value !== "string" || !pattern.test(value)) {
       throw invalid(field, `${field} must be a UUID${options.v4 ? " v4" : ""}.`);
     }
@@ -359,25 +363,37 @@ export function date(description?: string): Schema<string> {
   });
 }
 
+/**
+ * A list query parameter that may also be repeated: `type=a&type=b` reads as `type=a,b`. Wraps
+ * the whole parameter (optional included); every other parameter given twice is refused.
+ */
+export function repeatable<T>(list: Schema<T>, description: string): Schema<T> {
+  return { ...list, json: { ...list.json, description }, repeatable: true };
+}
+
 /** Any JSON value; for documenting responses whose inner shape is described in prose. */
 export function anyJson(description?: string): Schema<unknown> {
   return make(description ? { description } : {}, (value) => value);
 }
 
 /**
- * Parses URL query parameters against a shape: a parameter not in the shape, or given twice,
- * is rejected by name (a typo must not silently widen a result).
+ * Parses URL query parameters against a shape: a parameter not in the shape, or given twice
+ * when it is not repeatable, is rejected by name (a typo must not silently widen a result).
  */
 export function parseQuery<S extends Shape>(params: URLSearchParams, shape: S): InferShape<S> {
   const seen = new Set<string>();
   for (const key of params.keys()) {
     if (!Object.hasOwn(shape, key)) throw invalid(key, `${key} is not a known query parameter.`);
-    if (seen.has(key)) throw invalid(key, `${key} must be given at most once.`);
+    if (seen.has(key) && !shape[key].repeatable) {
+      throw invalid(key, `${key} must be given at most once.`);
+    }
     seen.add(key);
   }
   const out: Record<string, unknown> = {};
   for (const [key, schema] of Object.entries(shape)) {
-    const raw = params.get(key);
+    const raw = schema.repeatable && params.has(key)
+      ? params.getAll(key).join(",")
+      : params.get(key);
     const value = raw === null ? schema.parse(undefined, key) : schema.fromString(raw, key);
     if (value !== undefined) out[key] = value;
   }

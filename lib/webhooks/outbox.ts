@@ -6,6 +6,35 @@ import type { Sql } from "../db/db.ts";
 
 export type EventType = "session.started" | "answer.submitted" | "session.completed";
 
+export const EVENT_TYPES = [
+  "session.started",
+  "answer.submitted",
+  "session.completed",
+] as const satisfies readonly EventType[];
+
+/** An outbox row as the worker fans it out and the events feed serves it. */
+export interface OutboxRow {
+  id: string;
+  workspace_id: string;
+  type: string;
+  data: unknown;
+  created_at: Date;
+}
+
+/**
+ * The event envelope of contract.md §3: the body every delivery sends and every item of
+ * GET /api/v1/events is, byte for byte (one function, so the two cannot drift apart).
+ */
+export function eventBody(event: OutboxRow): string {
+  return JSON.stringify({
+    id: event.id,
+    type: event.type,
+    created_at: event.created_at.toISOString(),
+    workspace_id: event.workspace_id,
+    data: event.data,
+  });
+}
+
 export interface OutboxEvent {
   type: EventType;
   data: Record<string, unknown>;

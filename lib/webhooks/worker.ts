@@ -1,6 +1,8 @@
 // Webhook delivery worker: fans committed outbox events out to one delivery per subscribed
-// webhook, claims due deliveries (FOR UPDATE SKIP LOCKED, so any number of instances can run
-// it), sends them signed with a timeout, and records every attempt with its retry schedule.
+// webhook and numbers them for the events feed (lib/webhooks/feed.ts), claims due deliveries
+// (FOR UPDATE SKIP LOCKED, so any number of instances can run it), sends them signed with a
+// timeout, records every attempt with its retry schedule, and removes events and deliveries
+// past EVENT_RETENTION_DAYS (lib/webhooks/retention.ts).
 //
 // At-least-once: a claim is a row update (claimed_by = this worker) committed before the
 // request is sent, and it holds only while the worker's heartbeat is fresh. A worker killed
@@ -13,6 +15,9 @@ import { frag } from "../db/db.ts";
 import type { AppContext } from "../http/router.ts";
 import { checkTarget, postPinned, type Resolver, systemResolver } from "./ssrf.ts";
 import { activeSecrets, createSigner } from "./signing.ts";
+import { numberEvents, takeFanOutTurn } from "./feed.ts";
+import { eventBody, type OutboxRow } from "./outbox.ts";
+import { PRUNE_BATCH, pruneDeliveries, pruneEvents, retentionCutoff } from "./retention.ts";
 
 export interface WebhookWorkerOptions {
   /** Per-attempt timeout (contract: 10 s). */
@@ -33,6 +38,8 @@ export interface WebhookWorkerOptions {
   /** A claim by a worker silent for this long is void. */
   staleAfterMs?: number;
   random?: () => number;
+  /** How often the retention runs while it has nothing left to remove. */
+  pruneEveryMs?: number;
 }
 
 /** A claim by a worker whose heartbeat is older than this is void (default). */
@@ -46,14 +53,6 @@ const MAX_RETRY_AFTER_S = 86_400;
 /** Results are written in batches of at most this many, or after FLUSH_DELAY_MS. */
 const FLUSH_BATCH = 200;
 const FLUSH_DELAY_MS = 5;
-
-interface OutboxRow {
-  id: string;
-  workspace_id: string;
-  type: string;
-  data: unknown;
-  created_at: Date;
-}
 
 interface Job {
   id: string;
@@ -87,17 +86,6 @@ interface AttemptResult {
   error: string | null;
   nextAt: Date | null;
   gone: boolean;
-}
-
-/** The delivered body: the event envelope of contract.md §3, built once and never re-encoded. */
-export function eventBody(event: OutboxRow): string {
-  return JSON.stringify({
-    id: event.id,
-    type: event.type,
-    created_at: event.created_at.toISOString(),
-    workspace_id: event.workspace_id,
-    data: event.data,
-  });
 }
 
 /**
@@ -164,6 +152,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions = {}) {
   const heartbeatMs = options.heartbeatMs ?? 1000;
   const staleAfterMs = options.staleAfterMs ?? CLAIM_STALE_AFTER_MS;
   const random = options.random ?? Math.random;
+  const pruneEveryMs = options.pruneEveryMs ?? 60_000;
 
   return async function deliverWebhooks(app: AppContext, signal: AbortSignal): Promise<void> {
     const me = crypto.randomUUID();
@@ -208,12 +197,14 @@ export function createWebhookWorker(options: WebhookWorkerOptions = {}) {
       const waiting = await db.sql`select 1 from outbox_events where dispatched_at is null limit 1`;
       if (waiting.length === 0) return 0;
       return await db.begin(async (tx) => {
+        // Fan-outs of all instances take turns, so that the positions they give follow commit
+        // order (lib/webhooks/feed.ts); the sending, where the time goes, stays concurrent.
+        await takeFanOutTurn(tx);
         const events = await tx<OutboxRow>`
           select id, workspace_id, type, data, created_at from outbox_events
           where dispatched_at is null
-          order by created_at
-          limit ${FANOUT_BATCH}
-          for update skip locked`;
+          order by created_at, id
+          limit ${FANOUT_BATCH}`;
         if (events.length === 0) return 0;
         const workspaceIds = [...new Set(events.map((e) => e.workspace_id))];
         const hooks = await tx<{ id: string; workspace_id: string; events: string[] }>`
@@ -243,8 +234,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions = {}) {
               as u(webhook_id, workspace_id, event_id, event_type, body)
             on conflict (webhook_id, event_id) do nothing`;
         }
-        await tx`update outbox_events set dispatched_at = ${now}
-                 where id = any(${events.map((e) => e.id)}::uuid[])`;
+        await numberEvents(tx, events.map((e) => e.id), now);
         return events.length;
       });
     };
@@ -468,6 +458,18 @@ export function createWebhookWorker(options: WebhookWorkerOptions = {}) {
       }, heartbeatMs);
     };
     let pollCostMs = 0;
+    let lastPrune = -Infinity;
+    let morePrune = false;
+    // One batch of each per turn, so a large backlog (a first start with retention, a lowered
+    // EVENT_RETENTION_DAYS) is worked off between deliveries instead of in one long run.
+    const prune = async () => {
+      if (!morePrune && performance.now() - lastPrune < pruneEveryMs) return;
+      lastPrune = performance.now();
+      const cutoff = retentionCutoff(app.clock(), config.eventRetentionDays);
+      const events = await pruneEvents(db.sql, cutoff);
+      const deliveries = await pruneDeliveries(db.sql, cutoff);
+      morePrune = events === PRUNE_BATCH || deliveries === PRUNE_BATCH;
+    };
     try {
       while (!signal.aborted) {
         try {
@@ -500,7 +502,8 @@ export function createWebhookWorker(options: WebhookWorkerOptions = {}) {
           if (polling && fanned === 0 && claimed === 0) {
             pollCostMs = performance.now() - pollStarted;
           }
-          const busy = moreEvents || (moreDue && inFlight.size < concurrency);
+          await prune();
+          const busy = moreEvents || morePrune || (moreDue && inFlight.size < concurrency);
           // While attempts are in flight the loop turns every FLUSH_DELAY_MS to write their
           // results and refill their slots; a turn with nothing to do costs no query.
           const active = results.length > 0 || inFlight.size > 0;

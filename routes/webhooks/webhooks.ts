@@ -6,7 +6,7 @@ import { user, type UserPrincipal } from "../../lib/forms/auth.ts";
 import { listEnvelope, listPage, newestFirst, pageQuery } from "../../lib/http/cursor.ts";
 import { empty, frag } from "../../lib/db/db.ts";
 import { ApiError } from "../../lib/errors.ts";
-import type { EventType } from "../../lib/webhooks/outbox.ts";
+import { EVENT_TYPES } from "../../lib/webhooks/outbox.ts";
 import { type AppContext, json } from "../../lib/http/router.ts";
 import { defineFormsRoute } from "../../lib/forms/wing.ts";
 import {
@@ -25,11 +25,6 @@ import { newSigningSecret } from "../../lib/webhooks/signing_secret.ts";
 import { checkTarget } from "../../lib/webhooks/ssrf.ts";
 import { CLAIM_STALE_AFTER_MS } from "../../lib/webhooks/worker.ts";
 
-const EVENT_TYPES = [
-  "session.started",
-  "answer.submitted",
-  "session.completed",
-] as const satisfies readonly EventType[];
 /** Fan-out cost grows with the number of webhooks; a workspace needs only a few. */
 const MAX_WEBHOOKS = 20;
 /** How long the previous secret keeps signing after a rotation. */
@@ -187,10 +182,12 @@ async function findWebhook(
 function checkActive(webhook: WebhookRow) {
   if (webhook.status !== "active") {
     throw new ApiError(409, "CONFLICT", {
-      message: "This webhook is disabled (its receiver answered 410 Gone); create a new one.",
+      message: "This webhook is disabled; enable it first (POST /api/v1/webhooks/{id}/enable).",
     });
   }
 }
+
+const WEBHOOK_COLUMNS = frag`id, url, events, status, disabled_at, disabled_reason, created_at`;
 
 const DELIVERY_COLUMNS = frag`id, webhook_id, event_id, event_type, status, attempts,
   created_at, last_attempt_at, last_response_code, last_error, next_attempt_at`;
@@ -299,6 +296,67 @@ export const routes = [
         returning id`;
       if (!rows.length) throw notFound();
       return json(null, 204);
+    },
+  }),
+
+  defineFormsRoute({
+    method: "POST",
+    path: "/api/v1/webhooks/{id}/enable",
+    tag: "webhooks",
+    summary: "Enable a webhook",
+    description: "Re-enables a webhook disabled by a 410 Gone from its receiver or by an " +
+      "admin, 200 with the webhook: events committed from now on are delivered to it. " +
+      "Nothing of the time it was disabled is sent by itself: its deliveries failed by the " +
+      "disabling stay failed (retry them one by one), and events committed meanwhile were " +
+      "not queued for it; the receiver catches up with GET /api/v1/events?after=<the last " +
+      "event id it processed>. An active webhook: 200, unchanged. Needs admin.",
+    auth: user("admin"),
+    cors: "workspace",
+    params: { id: uuid() },
+    responses: { 200: { description: "Enabled.", schema: webhookJson } },
+    handler: async ({ app, params, principal }) => {
+      const [row] = await app.db.sql<WebhookRow>`
+        update webhooks set status = 'active', disabled_at = null, disabled_reason = null
+        where id = ${params.id} and workspace_id = ${principal.workspaceId}
+        returning ${WEBHOOK_COLUMNS}`;
+      if (!row) throw notFound();
+      return json(webhookOut(row));
+    },
+  }),
+
+  defineFormsRoute({
+    method: "POST",
+    path: "/api/v1/webhooks/{id}/disable",
+    tag: "webhooks",
+    summary: "Disable a webhook",
+    description: "Stops deliveries to the webhook, 200 with it (status disabled): its pending " +
+      "deliveries fail (an attempt already in flight may still arrive) and events committed " +
+      "while it is disabled are not queued for it (GET /api/v1/events still lists them). " +
+      "POST /{id}/enable resumes. A disabled webhook: 200, unchanged. Needs admin.",
+    auth: user("admin"),
+    cors: "workspace",
+    params: { id: uuid() },
+    responses: { 200: { description: "Disabled.", schema: webhookJson } },
+    handler: async ({ app, params, principal }) => {
+      const now = app.clock();
+      const row = await app.db.begin(async (tx) => {
+        const [hook] = await tx<WebhookRow>`
+          update webhooks
+          set status = 'disabled', disabled_at = ${now}, disabled_reason = 'Disabled by an admin.'
+          where id = ${params.id} and workspace_id = ${principal.workspaceId}
+            and status = 'active'
+          returning ${WEBHOOK_COLUMNS}`;
+        // A claimed delivery is settled by its worker, which sees the webhook disabled.
+        if (hook) {
+          await tx`update webhook_deliveries set status = 'failed', next_attempt_at = null,
+                     last_error = coalesce(last_error || ' ', '') ||
+                       'Not sent: the webhook was disabled by an admin.'
+                   where webhook_id = ${hook.id} and status = 'pending'
+                     and claimed_by is null`;
+        }
+        return hook;
+      });
+      return json(webhookOut(row ?? await findWebhook(app, principal, params.id)));
     },
   }),
 

@@ -15,6 +15,7 @@ import {
   object,
   optional,
   parseQuery,
+  repeatable,
   string,
   uuid,
 } from "../../lib/http/schema.ts";
@@ -95,6 +96,20 @@ test("schema: optional with a default fills it in", () => {
   const q = parseQuery(new URLSearchParams(""), { limit: optional(int({ min: 1, max: 100 }), 25) });
   assert.deepEqual(q, { limit: 25 });
   assert.equal(optional(int(), 25).json.default, 25);
+});
+
+test("schema: a repeatable list parameter reads repeats and commas alike; any other repeat is refused", () => {
+  const shape = {
+    type: repeatable(optional(array(enumOf(["a", "b", "c"]), { min: 1 })), "Types."),
+    limit: optional(int()),
+  };
+  const read = (query: string) => parseQuery(new URLSearchParams(query), shape);
+  assert.deepEqual(read("type=a&type=c"), { type: ["a", "c"] });
+  assert.deepEqual(read("type=a,b&type=c"), { type: ["a", "b", "c"] });
+  assert.deepEqual(read(""), {});
+  failsOn(() => read("type=a&type=d"), "type[1]");
+  failsOn(() => read("type=a&limit=1&limit=2"), "limit");
+  assert.equal(shape.type.json.description, "Types.");
 });
 
 test("schema: names of Object.prototype are unknown fields and parameters like any other", () => {

@@ -18,6 +18,7 @@ test("config: defaults apply when nothing is set", () => {
   assert.equal(config.planProAnswersPerMonth, 100_000);
   assert.equal(config.defaultPlan, "free");
   assert.equal(config.webhookAllowPrivateTargets, false);
+  assert.equal(config.eventRetentionDays, 30);
   assert.deepEqual(config.webhookRetryDelays, [
     5,
     300,
@@ -44,6 +45,8 @@ test("config: a bad value is refused naming the variable", () => {
     [{ DEFAULT_PLAN: "gold" }, "DEFAULT_PLAN"],
     [{ WEBHOOK_RETRY_DELAYS: "5,x" }, "WEBHOOK_RETRY_DELAYS"],
     [{ TRUST_PROXY: "yes" }, "TRUST_PROXY"],
+    [{ EVENT_RETENTION_DAYS: "0" }, "EVENT_RETENTION_DAYS"],
+    [{ EVENT_RETENTION_DAYS: "1.5" }, "EVENT_RETENTION_DAYS"],
     [{ SECRET_KEY: "short" }, "SECRET_KEY"],
   ];
   for (const [env, name] of cases) {

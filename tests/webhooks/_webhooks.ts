@@ -7,6 +7,7 @@ import {
   answer,
   publishedQuestionnaire,
   registerUser,
+  sessionBody,
   startSession,
   type TestQuestionnaire,
   type TestUser,
@@ -90,9 +91,17 @@ export async function hookedWorkspace(
   return { user, form, webhook };
 }
 
-/** Starts a session and answers every question: 2 + questions events. Returns the session id. */
+/**
+ * Starts a session (loaded now on the service's clock) and answers every question: 2 +
+ * questions events. Returns the session id.
+ */
 export async function completeSession(service: TestService, form: TestQuestionnaire) {
-  const sessionId = await startSession(service, form.slug);
+  const sessionId = await startSession(
+    service,
+    form.slug,
+    // Some callers pass a bare service cast to TestService, without a clock.
+    sessionBody({ loaded_at: service.clock?.().getTime() ?? Date.now() }),
+  );
   for (const question of form.questions) {
     const res = await answer(service, form.slug, sessionId, question.id, validAnswerFor(question));
     assert.equal(res.status, 201, await res.clone().text());

@@ -232,6 +232,30 @@ test("retry: 410 Gone disables the webhook; nothing more is sent to it", async (
   }
 });
 
+test("retry: a webhook disabled by a 410 Gone is enabled again and receives later events", async () => {
+  let gone = true;
+  const receiver = startReceiver(() => new Response(null, { status: gone ? 410 : 204 }));
+  try {
+    const hooked = await hookedWorkspace(service, receiver.url, ["session.started"]);
+    await startSession(service, hooked.form.slug);
+    await waitForLog(hooked, (log) => log[0]?.status === "failed");
+    gone = false;
+    const res = await service.fetch(`/api/v1/webhooks/${hooked.webhook.id}/enable`, {
+      method: "POST",
+      headers: hooked.user.headers(),
+    });
+    assert.equal(res.status, 200);
+    assert.equal((await body<{ status: string }>(res)).status, "active");
+    await startSession(service, hooked.form.slug);
+    const log = await waitForLog(hooked, (log) => log[0]?.status === "succeeded");
+    assert.equal(log.length, 2);
+    assert.equal(log[1].status, "failed", "the delivery failed by the 410 stays failed");
+    assert.equal(receiver.received.length, 2);
+  } finally {
+    await receiver.close();
+  }
+});
+
 test("retry: the default schedule is contract.md's, each delay with ±10 % jitter", () => {
   const delays = loadConfig({}).webhookRetryDelays;
   assert.deepEqual(delays, [5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400]);

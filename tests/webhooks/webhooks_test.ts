@@ -222,6 +222,8 @@ test("webhooks: only admins and owners manage webhooks (viewer and editor get 40
         ["DELETE", `/api/v1/webhooks/${id}`],
         ["GET", `/api/v1/webhooks/${id}/deliveries`],
         ["POST", `/api/v1/webhooks/${id}/test`],
+        ["POST", `/api/v1/webhooks/${id}/disable`],
+        ["POST", `/api/v1/webhooks/${id}/enable`],
         ["POST", "/api/v1/workspace/signing-secret/rotate"],
       ]
     ) {
@@ -251,6 +253,8 @@ test("webhooks: another workspace's webhook and deliveries are 404", async () =>
       ["GET", `/api/v1/webhooks/${id}/deliveries`],
       ["POST", `/api/v1/webhooks/${id}/deliveries/${delivery.id}/retry`],
       ["POST", `/api/v1/webhooks/${id}/test`],
+      ["POST", `/api/v1/webhooks/${id}/disable`],
+      ["POST", `/api/v1/webhooks/${id}/enable`],
       ["DELETE", `/api/v1/webhooks/${id}`],
     ]
   ) {
@@ -275,6 +279,40 @@ test("webhooks: another workspace's webhook and deliveries are 404", async () =>
   assert.deepEqual((await body<{ data: { id: string }[] }>(list)).data.map((w) => w.id), [ownId]);
   const [still] = await service.db.sql`select id from webhooks where id = ${id}`;
   assert.ok(still);
+});
+
+test("webhooks: an admin disables a webhook (nothing more is sent) and enables it again (later events are)", async () => {
+  const hooked = await hookedWorkspace(service, receiver.url, ["session.started"]);
+  const mine = fromWorkspace(hooked.user.workspaceId);
+  const post = async (action: string) => {
+    const res = await service.fetch(`/api/v1/webhooks/${hooked.webhook.id}/${action}`, {
+      method: "POST",
+      headers: hooked.user.headers(),
+    });
+    assert.equal(res.status, 200, action);
+    return await body<{ status: string; disabled_at: string | null; disabled_reason: string }>(
+      res,
+    );
+  };
+  const disabled = await post("disable");
+  assert.equal(disabled.status, "disabled");
+  assert.match(disabled.disabled_reason, /admin/);
+  assert.equal((await post("disable")).disabled_at, disabled.disabled_at, "disable twice");
+  const missed = await startSession(service, hooked.form.slug);
+  await new Promise((r) => setTimeout(r, 400));
+  assert.equal(mine(receiver.received).length, 0);
+  assert.equal((await deliveryLog(service, hooked)).length, 0);
+
+  const enabled = await post("enable");
+  assert.equal(enabled.status, "active");
+  assert.equal(enabled.disabled_at, null);
+  assert.equal(enabled.disabled_reason, null);
+  assert.equal((await post("enable")).status, "active", "enable twice");
+  const later = await startSession(service, hooked.form.slug);
+  await receiver.waitFor((r) => mine(r).length >= 1);
+  await new Promise((r) => setTimeout(r, 200));
+  assert.deepEqual(mine(receiver.received).map((r) => r.json.data.session_id), [later]);
+  assert.notEqual(later, missed);
 });
 
 test("webhooks: the list is newest first and paged with a cursor; delete removes one", async () => {

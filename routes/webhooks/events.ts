@@ -1,0 +1,256 @@
+// /api/v1/events: the workspace's events as a pull API, for an integrator that missed webhooks
+// to catch up by itself. Each item is the body a webhook delivery sends, byte for byte; the
+// cursor is a feed position (lib/webhooks/feed.ts says why it is exact) and lives as long as the
+// events after it are kept (lib/webhooks/retention.ts).
+
+import { user } from "../../lib/forms/auth.ts";
+import {
+  badCursor,
+  type CursorScope,
+  encodeCursor,
+  pageQuery,
+  verifyCursor,
+} from "../../lib/http/cursor.ts";
+import { empty, frag } from "../../lib/db/db.ts";
+import { ApiError } from "../../lib/errors.ts";
+import { type AppContext, jsonText } from "../../lib/http/router.ts";
+import { defineFormsRoute } from "../../lib/forms/wing.ts";
+import {
+  anyJson,
+  array,
+  boolean,
+  dateTime,
+  enumOf,
+  invalid,
+  object,
+  optional,
+  repeatable,
+  string,
+  uuid,
+} from "../../lib/http/schema.ts";
+import { EVENT_TYPES, eventBody, type OutboxRow } from "../../lib/webhooks/outbox.ts";
+
+const RECOVERY = "Catching up after missed webhooks: keep the id of the last event you " +
+  "processed, or the last next_cursor you got; on start, page GET /api/v1/events from it " +
+  "(after=<event id>, or cursor=<next_cursor> with the same filters) until has_more is false, " +
+  "handle each item as you would the webhook of the same event, and deduplicate by event id " +
+  "(an event read here may also arrive, or have arrived, by webhook). Then keep polling with " +
+  "the last next_cursor, or go back to webhooks.";
+
+const eventJson = object({
+  id: uuid(),
+  type: enumOf(EVENT_TYPES),
+  created_at: dateTime("When the change that caused the event was written."),
+  workspace_id: uuid(),
+  data: anyJson(
+    "questionnaire_id, questionnaire_slug, session_id, sequence (1, 2, ... within the " +
+      "session), progress; respondent (session.started, session.completed), question_id " +
+      "and answer (answer.submitted), answers (session.completed).",
+  ),
+}, {
+  description: "Exactly the body of the webhook delivery of this event, byte for byte: same " +
+    "id, type, created_at, workspace_id and data.",
+});
+
+const feedPage = object({
+  data: array(eventJson),
+  next_cursor: string({
+    description: "Never null: the position after this page. Keep it, and ask again with it " +
+      "(and the same filters) for what comes next, now or days later.",
+  }),
+  has_more: boolean(),
+});
+
+interface FeedRow extends OutboxRow {
+  feed_position: number;
+}
+
+/** One row per event of the page, or one with null event columns when the page is empty. */
+interface PageRow extends Partial<FeedRow> {
+  last: number;
+  pruned_through: number;
+  through_at: Date | null;
+}
+
+/** The feed position a cursor of `scope` stands for. */
+async function cursorPosition(app: AppContext, scope: CursorScope, cursor: string) {
+  const { key } = await verifyCursor(app, scope, cursor);
+  const [position] = key;
+  if (
+    key.length !== 1 || typeof position !== "number" || !Number.isSafeInteger(position) ||
+    position < 0
+  ) {
+    throw badCursor();
+  }
+  return position;
+}
+
+/** The feed position of an event of the workspace, for `after`. */
+async function eventPosition(app: AppContext, workspaceId: string, id: string) {
+  const [row] = await app.db.sql<{ feed_position: number | null }>`
+    select feed_position from outbox_events where id = ${id} and workspace_id = ${workspaceId}`;
+  if (!row) {
+    throw new ApiError(404, "NOT_FOUND", {
+      message: "No event with this id is kept in this workspace: it never was one of its " +
+        "events, or it is older than the retention. Start without after, or with since.",
+      field: "after",
+    });
+  }
+  if (row.feed_position === null) {
+    throw new ApiError(409, "CONFLICT", {
+      message: "This event has just been committed and is not in the feed yet; retry in a " +
+        "second.",
+      field: "after",
+    });
+  }
+  return row.feed_position;
+}
+
+export const routes = [
+  defineFormsRoute({
+    method: "GET",
+    path: "/api/v1/events",
+    tag: "webhooks",
+    summary: "List events (catch up on missed webhooks)",
+    description: "The workspace's events, oldest first, in the list envelope; each item is " +
+      "exactly the body its webhook delivery sends (same id, type, data and data.sequence), " +
+      "whether or not a webhook is subscribed, so one handler serves both. " + RECOVERY +
+      "\n\nThe cursor is exact under concurrent writes. A cursor on created_at or on an id " +
+      "would not be: a transaction that wrote its event first can commit after one that wrote " +
+      "later, and a reader already past it would never see it. Here every event takes a " +
+      "position in the feed when the delivery worker fans it out, shortly after its commit " +
+      "(WEBHOOK_WORKER=1 on at least one instance), and fan-outs of all instances take turns, " +
+      "so an event committed after a page was read always comes after that page's cursor. A " +
+      "client that keeps its last next_cursor therefore reads every event exactly once, and a " +
+      "session's events in data.sequence order; the order is commit order, not created_at " +
+      "order. next_cursor is never null; has_more false means caught up for now. Unlike other " +
+      "lists' cursors, this one does not expire after 24 h: it stays valid as long as the " +
+      "events after it are kept.\n\nRetention: events (and webhook deliveries with their " +
+      "attempts) are kept EVENT_RETENTION_DAYS, 30 by default, counted from when they entered " +
+      "the feed. A cursor (or after) from before the oldest event kept answers 410 GONE (field " +
+      "cursor or after), and the message names until when events were removed and the oldest " +
+      "event kept: start again without a cursor (the oldest kept event comes first) and " +
+      "deduplicate by id.\n\nFilters, combined with AND: type (repeatable, or " +
+      "comma-separated), since (inclusive) and until (exclusive) on the time the event " +
+      "entered the feed, questionnaire_id. A cursor is bound to the filters it was issued " +
+      "with (400 otherwise). after and cursor exclude each other. Needs admin.",
+    auth: user("admin"),
+    cors: "workspace",
+    query: {
+      ...pageQuery,
+      after: optional(uuid({ description: "An event id: start right after that event." })),
+      type: repeatable(
+        optional(array(enumOf(EVENT_TYPES), { min: 1, max: EVENT_TYPES.length })),
+        "Only these event types: type=a&type=b or type=a,b.",
+      ),
+      since: optional(dateTime("Only events that entered the feed at or after this time.")),
+      until: optional(dateTime("Only events that entered the feed before this time.")),
+      questionnaire_id: optional(uuid()),
+    },
+    responses: { 200: { description: "A page.", schema: feedPage } },
+    errors: [404, 409, 410],
+    handler: async ({ app, query, principal }) => {
+      if (query.cursor !== undefined && query.after !== undefined) {
+        throw invalid("after", "Give either cursor or after, not both.");
+      }
+      if (query.since && query.until && query.since >= query.until) {
+        throw invalid("until", "until must be later than since.");
+      }
+      const types = query.type ? EVENT_TYPES.filter((t) => query.type!.includes(t)) : null;
+      const scope = {
+        list: "events",
+        filter: {
+          workspace: principal.workspaceId,
+          type: types,
+          since: query.since?.toISOString() ?? null,
+          until: query.until?.toISOString() ?? null,
+          questionnaire_id: query.questionnaire_id ?? null,
+        },
+      };
+      const resumed = query.cursor !== undefined || query.after !== undefined;
+      const from = query.cursor !== undefined
+        ? await cursorPosition(app, scope, query.cursor)
+        : query.after !== undefined
+        ? await eventPosition(app, principal.workspaceId, query.after)
+        : 0;
+      // One statement, so one snapshot: the page, the last position handed out and how far the
+      // retention went are read together. Scalar subqueries for the one-row tables: joined, they
+      // are estimated at thousands of rows each until analyzed, and the plan's cost turns on JIT
+      // compilation, which costs more than the page.
+      const rows = await app.db.sql<PageRow>`
+        select (select last from event_positions) as last,
+               (select pruned_through from event_retention) as pruned_through,
+               (select through_at from event_retention) as through_at,
+               e.id, e.workspace_id, e.type, e.data, e.created_at, e.feed_position
+        from (values (true)) as one
+        left join lateral (
+          select id, workspace_id, type, data, created_at, feed_position from outbox_events
+          where workspace_id = ${principal.workspaceId} and feed_position > ${from}
+          ${types ? frag`and type = any(${types}::text[])` : empty}
+          ${query.since ? frag`and feed_at >= ${query.since}` : empty}
+          ${query.until ? frag`and feed_at < ${query.until}` : empty}
+          ${
+        query.questionnaire_id
+          ? frag`and data->>'questionnaire_id' = ${query.questionnaire_id}`
+          : empty
+      }
+          order by feed_position
+          limit ${query.limit + 1}
+        ) e on true
+        order by e.feed_position`;
+      const [head] = rows;
+      if (resumed && from < head.pruned_through) {
+        const [oldest] = await app.db.sql<{ id: string; feed_at: Date }>`
+          select id, feed_at from outbox_events
+          where workspace_id = ${principal.workspaceId} and feed_position > ${head.pruned_through}
+          order by feed_position limit 1`;
+        const field = query.cursor !== undefined ? "cursor" : "after";
+        throw new ApiError(410, "GONE", {
+          message: "This position is older than the oldest event kept: events are kept " +
+            `${app.config.eventRetentionDays} days, and those that entered the feed until ` +
+            `${head.through_at?.toISOString()} were removed. ` +
+            (oldest
+              ? `The oldest event kept in this workspace is ${oldest.id}, in the feed since ` +
+                `${oldest.feed_at.toISOString()}. `
+              : "No older event of this workspace is kept. ") +
+            `Start again without ${field} (the oldest event kept comes first) and deduplicate ` +
+            "by event id.",
+          field,
+        });
+      }
+      const events = rows.filter((r): r is PageRow & FeedRow => r.id != null);
+      const hasMore = events.length > query.limit;
+      const shown = hasMore ? events.slice(0, query.limit) : events;
+      // Caught up: every position up to `last` is committed and was read in this snapshot, and
+      // whatever comes later will be numbered above it.
+      const next = hasMore ? shown[shown.length - 1].feed_position : Math.max(from, head.last);
+      const cursor = await encodeCursor(app, scope, [next]);
+      // The items are spliced in as eventBody wrote them, so they are the webhook's bytes.
+      return jsonText(
+        `{"data":[${shown.map(eventBody).join(",")}],"next_cursor":${JSON.stringify(cursor)},` +
+          `"has_more":${hasMore}}`,
+      );
+    },
+  }),
+
+  defineFormsRoute({
+    method: "GET",
+    path: "/api/v1/events/{id}",
+    tag: "webhooks",
+    summary: "Get one event",
+    description: "One event of the workspace, exactly the body its webhook delivery sends. " +
+      "Another workspace's event, or one older than the retention (EVENT_RETENTION_DAYS): 404. " +
+      "Needs admin.",
+    auth: user("admin"),
+    cors: "workspace",
+    params: { id: uuid() },
+    responses: { 200: { description: "The event.", schema: eventJson } },
+    handler: async ({ app, params, principal }) => {
+      const [row] = await app.db.sql<OutboxRow>`
+        select id, workspace_id, type, data, created_at from outbox_events
+        where id = ${params.id} and workspace_id = ${principal.workspaceId}`;
+      if (!row) throw new ApiError(404, "NOT_FOUND", { message: "No such event." });
+      return jsonText(eventBody(row));
+    },
+  }),
+];
