@@ -173,21 +173,26 @@ async function pullPhase(
   );
 }
 
+/** A fresh database's service, its limits out of the way of the load. */
+function benchConfig(databaseUrl: string) {
+  return loadConfig({
+    PORT: "0",
+    HOST: "127.0.0.1",
+    DATABASE_URL: databaseUrl,
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: "1",
+    RATE_LIMIT_PUBLIC_PER_MINUTE: "1000000",
+    RATE_LIMIT_USER_PER_MINUTE: "1000000",
+    DEFAULT_PLAN: "business",
+  });
+}
+
 /**
  * Pruning `total` events spread over 60 days (half past the 30-day retention), each with a
  * delivery and an attempt, in the worker's batches while `visitorCount` visitors answer.
  */
 async function prunePhase(total: number, visitorCount: number) {
   const database = await freshDatabase(PG_FALLBACK_URL);
-  const config = loadConfig({
-    PORT: "0",
-    HOST: "127.0.0.1",
-    DATABASE_URL: database.url!,
-    WEBHOOK_ALLOW_PRIVATE_TARGETS: "1",
-    RATE_LIMIT_PUBLIC_PER_MINUTE: "1000000",
-    RATE_LIMIT_USER_PER_MINUTE: "1000000",
-    DEFAULT_PLAN: "business",
-  });
+  const config = benchConfig(database.url!);
   // No worker: the batches are run here, as the worker runs them, to time each one.
   const service = await startService({ config, startWorkers: false, log: () => {} });
   const target = {
@@ -302,15 +307,7 @@ export async function run(args: string[]) {
   const i = args.indexOf("--only");
   const only = i >= 0 ? args[i + 1].split(",") : ["throughput", "latency", "pull", "prune"];
   const database = await freshDatabase(PG_FALLBACK_URL);
-  const config = loadConfig({
-    PORT: "0",
-    HOST: "127.0.0.1",
-    DATABASE_URL: database.url!,
-    WEBHOOK_ALLOW_PRIVATE_TARGETS: "1",
-    RATE_LIMIT_PUBLIC_PER_MINUTE: "1000000",
-    RATE_LIMIT_USER_PER_MINUTE: "1000000",
-    DEFAULT_PLAN: "business",
-  });
+  const config = benchConfig(database.url!);
 
   const arrivals = new Map<string, number>();
   let received = 0;
