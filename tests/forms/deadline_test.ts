@@ -167,6 +167,29 @@ test("deadline: a keyed transaction given up is replayed by its key, with one to
   assert.equal(await tokens("keyed"), 1);
 });
 
+test("deadline: a download whose next batch the database does not answer ends broken", async () => {
+  const created = await timed("/api/v1/exports", {
+    method: "POST",
+    headers: owner.headers(),
+    body: JSON.stringify({ questionnaire_id: form.id, format: "csv" }),
+  });
+  assert.equal(created.status, 202);
+  held.hold(/with batch as/);
+  try {
+    const res = await service.fetch(created.json.download_url, {
+      headers: owner.headers(),
+      signal: AbortSignal.timeout(5000),
+    });
+    assert.equal(res.status, 200);
+    const t0 = performance.now();
+    await assert.rejects(res.text(), (err: Error) => err.name !== "TimeoutError");
+    const ms = performance.now() - t0;
+    assert.ok(ms < DEADLINE_MS + 1500, `the download hung ${Math.round(ms)} ms`);
+  } finally {
+    await held.release();
+  }
+});
+
 test("deadline: the document and unknown /api/ paths wait no longer than the deadline", async () => {
   held.hold(/from maintenance_window/);
   try {
