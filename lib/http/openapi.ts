@@ -22,10 +22,11 @@ const ERROR_TEXT: Record<number, string> = {
   500: "Internal error or unavailable dependency (INTERNAL); retry with exponential backoff, at " +
     "most 3 times. Outside the ads API this includes a database that cannot be reached or has " +
     "not answered within DATABASE_TIMEOUT_MS, 10 s by default, or is still silent to as many " +
-    "earlier requests as the pool has connections. A write answered so is not committed " +
-    "afterwards: what it had not committed at the deadline is rolled back. Only a commit " +
-    "already sent may still take effect; a creating POST sent with an Idempotency-Key then " +
-    "replays its answer when retried with the same key, so retry writes with the same key.",
+    "earlier requests as the pool has connections. A write answered so is not applied " +
+    "afterwards (what it had not committed is rolled back), except a commit already sent at " +
+    "that moment, and a creating POST that carries an Idempotency-Key, which is left to " +
+    "complete: retried with the same key, it answers 409 while it completes, then replays its " +
+    "answer, and never writes twice.",
   503: "Maintenance or degraded mode (DEGRADED), or, on the ads API, a database that cannot be " +
     "reached or has not answered within ADS_DATABASE_TIMEOUT_MS, 5 s by default, or is still " +
     "silent to as many earlier requests as the pool has connections (UNAVAILABLE).",
@@ -108,9 +109,8 @@ function operation(route: Route, deprecated: boolean): JsonSchema {
       description: "UUID v4; a repeat within 24 h replays the first response " +
         "(Idempotent-Replayed: true) without a second side effect. A 5xx stores nothing, so a " +
         "retry with the same key runs again; a request given up at the database deadline " +
-        "(500 or 503) rolls back what it had not committed, and if its commit had already " +
-        "been sent, its answer is stored with it (409 while it completes): the retry replays " +
-        "it instead of writing twice.",
+        "either left nothing behind or, its writes under way, completes them with its answer " +
+        "stored (409 while it completes), which the retry with the same key then replays.",
       schema: { type: "string", format: "uuid" },
     });
   }
