@@ -381,8 +381,9 @@ function pathParam(route: Route, name: string): fc.Arbitrary<unknown> {
   );
 }
 
+// Short enough that the signed cursor fits in a URL a client can send.
 const POSITIONS: fc.Arbitrary<unknown[]> = fc.oneof(
-  fc.array(hostileJson, { maxLength: 3 }),
+  fc.array(hostileJson, { maxLength: 3 }).filter((position) => toJson(position).length < 1500),
   fc.tuple(fc.constantFrom(...NASTY_TEXT), fc.uuid()),
   fc.tuple(isoInstant, fc.constantFrom(...NASTY_TEXT)),
   fc.tuple(isoInstant, fc.uuid()),
