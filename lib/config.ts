@@ -11,6 +11,11 @@ export interface Config {
   dbPoolMax: number;
   /** How long an ads API request waits for the database before answering 503 UNAVAILABLE. */
   adsDatabaseTimeoutMs: number;
+  /**
+   * How long any other request under /api/ (forms, webhooks, the document) waits for the
+   * database before it answers 500 INTERNAL; what it had not committed is rolled back.
+   */
+  databaseTimeoutMs: number;
   shutdownTimeoutMs: number;
   /** Take the client address from X-Forwarded-For (only behind a trusted proxy). */
   trustProxy: boolean;
@@ -45,6 +50,11 @@ export const CONFIG_VARIABLES = [
     "ADS_DATABASE_TIMEOUT_MS",
     "5000",
     "an ads API request waiting this long for the database answers 503 UNAVAILABLE",
+  ],
+  [
+    "DATABASE_TIMEOUT_MS",
+    "10000",
+    "any other /api/ request waiting this long for the database answers 500 INTERNAL; a write it had not committed is rolled back",
   ],
   ["SHUTDOWN_TIMEOUT_MS", "10000", "how long in-flight requests may finish on SIGTERM"],
   ["TRUST_PROXY", "0", "1 = client address from X-Forwarded-For"],
@@ -138,6 +148,7 @@ export function loadConfig(env: Env): Config {
     secretKey,
     dbPoolMax: intVar(env, "DB_POOL_MAX", 10, 1, 1000),
     adsDatabaseTimeoutMs: intVar(env, "ADS_DATABASE_TIMEOUT_MS", 5000, 100, 600_000),
+    databaseTimeoutMs: intVar(env, "DATABASE_TIMEOUT_MS", 10_000, 100, 600_000),
     shutdownTimeoutMs: intVar(env, "SHUTDOWN_TIMEOUT_MS", 10_000, 0, 600_000),
     trustProxy: boolVar(env, "TRUST_PROXY", false),
     rateLimitKeyPerMinute: intVar(env, "RATE_LIMIT_KEY_PER_MINUTE", 60, 1, 100_000_000),

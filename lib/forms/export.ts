@@ -7,6 +7,8 @@
 // throughput high and the garbage (and so the process's memory) low.
 
 import { type Db, frag, type Sql } from "../db/db.ts";
+import { EXPIRED, within } from "../db/deadline.ts";
+import { DatabaseUnavailable } from "../errors.ts";
 
 export type ExportFormat = "csv" | "ndjson";
 
@@ -38,12 +40,16 @@ export type BatchReader = (after: number | null, limit: number) => Promise<Batch
 
 /**
  * A byte stream that runs one batch query each time the consumer wants more, so a slow client
- * slows the reads instead of filling memory, and a client that goes away stops them.
+ * slows the reads instead of filling memory, and a client that goes away stops them. A batch
+ * the database has not answered within `deadlineMs` fails the stream: its status and headers
+ * are sent, so the download ends broken, never as if it were complete, rather than wait as long
+ * as the database is silent.
  */
 export function exportStream(
   head: string,
   read: BatchReader,
   batch: number,
+  deadlineMs: number,
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   // Per-stream cursor, held by this closure only.
@@ -63,7 +69,11 @@ export function exportStream(
         controller.close();
         return;
       }
-      const next = await read(after, batch);
+      const next = await within(read(after, batch), deadlineMs);
+      if (next === EXPIRED) {
+        controller.error(new DatabaseUnavailable(new Error(`no batch within ${deadlineMs} ms`)));
+        return;
+      }
       if (next.count < batch) finished = true;
       if (next.count === 0) {
         controller.close();

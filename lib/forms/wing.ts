@@ -16,11 +16,16 @@ export function createFormsState(sql: Sql): FormsState {
   return { questions: createQuestionCache(sql) };
 }
 
-/** The forms API answers invalid input with 400 and a lost database with a bare 500. */
+/**
+ * The forms API answers invalid input with 400, and a database that cannot be reached or misses
+ * the deadline with 500 INTERNAL: forms-api.md §7 gives an unavailable dependency that status,
+ * and contract.md keeps 503 UNAVAILABLE for the ads data source.
+ */
 export const formsRules: FailureRules = {
   invalidQueryStatus: 400,
   unavailable: () =>
     new ApiError(500, "INTERNAL", { message: "Internal error; retry with exponential backoff." }),
+  deadlineMs: (config) => config.databaseTimeoutMs,
 };
 
 export const defineFormsRoute = routeDefiner<FormsApp>(formsRules);

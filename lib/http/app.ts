@@ -5,6 +5,7 @@ import { ApiError, DatabaseUnavailable, errorBody, toApiError } from "../errors.
 import { readJsonBody } from "./body.ts";
 import { describeError } from "../log.ts";
 import { EXPIRED, within } from "../db/deadline.ts";
+import { abandonable } from "../db/abandon.ts";
 import { cachedMaintenance } from "./maintenance.ts";
 import {
   type AppContext,
@@ -16,7 +17,7 @@ import {
 } from "./router.ts";
 import { parsePath, parseQuery } from "./schema.ts";
 import { traceIdFrom } from "./trace.ts";
-import { withIdempotency } from "./idempotency.ts";
+import { finishesWhenGivenUp, withIdempotency } from "./idempotency.ts";
 import { workspacePreflight } from "./cors.ts";
 import { successorOf, SUNSET, SUNSET_HTTP } from "./versioning.ts";
 
@@ -59,14 +60,17 @@ export function createHandler<A extends AppContext>(app: A): Handler {
   let abandoned = 0;
 
   /**
-   * A request whose routes declare a deadline waits for the database at most that long,
-   * maintenance read included: a database that stops answering without closing its connections
-   * (a network partition, a frozen server) would otherwise hold it until TCP gives up, minutes
-   * later.
+   * A request under /api/ waits for the database at most its route's deadline, maintenance read
+   * included: a database that stops answering without closing its connections (a network
+   * partition, a frozen server) would otherwise hold it until TCP gives up, minutes later. At
+   * the deadline `givenUp` aborts: from then on the request sends nothing more and commits no
+   * transaction (lib/db/abandon.ts), unless it is left to finish so that its Idempotency-Key
+   * replays it (`finishesWhenGivenUp`).
    */
   async function respondBeforeDeadline(
     respond: () => Promise<Response>,
     deadlineMs: number,
+    givenUp: AbortController,
   ): Promise<Response> {
     // Once as many requests as the pool has connections have been given up and still wait,
     // the database is not answering: later ones answer at once instead of queueing more
@@ -79,8 +83,10 @@ export function createHandler<A extends AppContext>(app: A): Handler {
     const work = respond();
     const result = await within(work, deadlineMs);
     if (result !== EXPIRED) return result;
+    givenUp.abort();
     abandoned++;
-    // A read, with nothing to undo: it finishes, or fails, when the database answers.
+    // Its work waits for the database's answer to what it had sent, then stops (or finishes,
+    // to be replayed); its outcome is nobody's.
     const release = () => abandoned--;
     work.then(release, release);
     throw new DatabaseUnavailable(
@@ -128,6 +134,15 @@ export function createHandler<A extends AppContext>(app: A): Handler {
       const method = req.method === "HEAD" ? "GET" : req.method;
       const { match, allowed } = matchRoute(app.routes, method, path);
       route = match?.route ?? null;
+      // Every request under /api/ reads the maintenance window, so any may wait for the
+      // database; /status has its own shorter check, and the embed routes never touch it.
+      const deadlineMs = path.startsWith("/api/")
+        ? (route?.rules ?? serviceRules).deadlineMs(app.config)
+        : null;
+      const givenUp = new AbortController();
+      const scoped = deadlineMs && !(route && finishesWhenGivenUp(route, req))
+        ? { ...app, db: abandonable(app.db, givenUp.signal) }
+        : app;
       const respond = async (): Promise<Response> => {
         if (path.startsWith("/api/")) {
           // An unreachable database must not turn every request into a 500 here: the route's
@@ -151,7 +166,7 @@ export function createHandler<A extends AppContext>(app: A): Handler {
           if (method === "OPTIONS" && corsRoute) {
             route = corsRoute;
             return corsRoute.cors === "workspace"
-              ? await workspacePreflight(app, req)
+              ? await workspacePreflight(scoped, req)
               : preflight(req, corsRoute);
           } else if (allowed.length) {
             const methods: string[] = [...new Set(allowed.map((r) => r.method))];
@@ -167,7 +182,7 @@ export function createHandler<A extends AppContext>(app: A): Handler {
           const ctx: RequestContext = {
             req,
             url,
-            app,
+            app: scoped,
             route: match.route,
             traceId,
             clientAddress: clientAddress(req, info, app.config.trustProxy),
@@ -176,8 +191,9 @@ export function createHandler<A extends AppContext>(app: A): Handler {
           return await runRoute(ctx, match.params);
         }
       };
-      const deadlineMs = match?.route.rules.deadlineMs?.(app.config);
-      response = deadlineMs ? await respondBeforeDeadline(respond, deadlineMs) : await respond();
+      response = deadlineMs
+        ? await respondBeforeDeadline(respond, deadlineMs, givenUp)
+        : await respond();
     } catch (err) {
       failure = err;
       const unavailable = (route?.rules ?? serviceRules).unavailable();

@@ -33,7 +33,7 @@
 
 import type { Sql } from "../db/db.ts";
 import { ApiError, errorBody } from "../errors.ts";
-import { json, JSON_CONTENT_TYPE, type RequestContext } from "./router.ts";
+import { json, JSON_CONTENT_TYPE, type RequestContext, type Route } from "./router.ts";
 import { type RecordSealer, recordSealer } from "./sealed.ts";
 import { sha256Hex } from "../encoding.ts";
 
@@ -71,6 +71,17 @@ interface Scope {
 }
 
 const scopes = new WeakMap<Request, Scope>();
+
+/**
+ * True for a request that will claim its key (`idempotent: true`, with an Idempotency-Key): its
+ * answer is stored after the handler's own writes unless the handler stores it in its
+ * transaction. Given up at the database deadline, it is therefore left to run to its end instead
+ * of being stopped between a committed write and its stored answer (lib/db/abandon.ts): a retry
+ * with the same key gets 409 while it runs, then the replay, never a second write.
+ */
+export function finishesWhenGivenUp(route: Route, req: Request): boolean {
+  return route.idempotent === true && req.headers.has("idempotency-key");
+}
 
 /** Thrown inside a handler's transaction when another request holds its key: rolls it back. */
 class KeyTaken extends Error {

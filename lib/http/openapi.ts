@@ -49,7 +49,10 @@ const IDEMPOTENCY_KEY: HeaderParam = {
   name: "Idempotency-Key",
   description: "UUID v4 unique per logical operation; a repeat within 24 h from the same " +
     "caller replays the first answer (Idempotent-Replayed: true) without a second side " +
-    "effect; with another body: 422; while the first still runs: 409.",
+    "effect; with another body: 422; while the first still runs: 409. A 5xx stores nothing, " +
+    "so a retry with the same key runs again; a request given up at the database deadline " +
+    "either left nothing behind or, its writes under way, completes them with its answer " +
+    "stored (409 while it completes), which the retry with the same key then replays.",
   schema: uuid({ v4: true }),
 };
 

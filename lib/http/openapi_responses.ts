@@ -199,8 +199,14 @@ const ERRORS: Record<number, ErrorDoc> = {
     name: "InternalError",
     code: "INTERNAL",
     message: "Internal error; retry with exponential backoff.",
-    description: "Internal error (INTERNAL); retry with exponential backoff, at most 3 times. " +
-      "The forms API also answers so when its database cannot be reached.",
+    description: "Internal error or unavailable dependency (INTERNAL); retry with exponential " +
+      "backoff, at most 3 times. Outside the ads API this includes a database that cannot be " +
+      "reached or has not answered within DATABASE_TIMEOUT_MS, 10 s by default, or is still " +
+      "silent to as many earlier requests as the pool has connections. A write answered so is " +
+      "not applied afterwards (what it had not committed is rolled back), except a commit " +
+      "already sent at that moment, and a creating POST that carries an Idempotency-Key, which " +
+      "is left to complete: retried with the same key, it answers 409 while it completes, then " +
+      "replays its answer, and never writes twice.",
   },
   503: {
     name: "ServiceUnavailable",

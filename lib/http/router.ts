@@ -17,15 +17,22 @@ export interface FailureRules {
   invalidQueryStatus: 400 | 422;
   /** What a request answers when the database cannot be reached or misses the deadline. */
   unavailable(): ApiError;
-  /** How long a request may wait for the database, maintenance read included; none if absent. */
-  deadlineMs?(config: Config): number;
+  /**
+   * How long a request under /api/ may wait for the database, maintenance read included, before
+   * it answers `unavailable()` (lib/http/app.ts).
+   */
+  deadlineMs(config: Config): number;
 }
 
-/** The routes of no API (status, the document, the embed script): a lost database is a 500. */
+/**
+ * The routes of no API (status, the document, the embed script), and paths that match no
+ * route: a lost database is a 500.
+ */
 export const serviceRules: FailureRules = {
   invalidQueryStatus: 400,
   unavailable: () =>
     new ApiError(500, "INTERNAL", { message: "Internal error; retry with exponential backoff." }),
+  deadlineMs: (config) => config.databaseTimeoutMs,
 };
 
 /**

@@ -186,6 +186,7 @@ export const routes = [
         await exportHead(app.db.sql, row.format, row.questionnaire_id),
         batchReader(app.db.sql, row.format, row.questionnaire_id, row.as_of),
         exportBatchSize(app.db),
+        app.config.databaseTimeoutMs,
       );
       const extension = row.format === "csv" ? "csv" : "ndjson";
       const filename = `${row.slug}-${iso(row.as_of).slice(0, 10)}.${extension}`.replace(

@@ -241,7 +241,7 @@ test("export: the stream reads the database one batch at a time as the client re
       text: ids.map((id) => `row ${id}\n`).join(""),
     });
   };
-  const reader = exportStream("head\n", fake, 10).getReader();
+  const reader = exportStream("head\n", fake, 10, 10_000).getReader();
   const decoder = new TextDecoder();
   assert.equal(decoder.decode((await reader.read()).value), "head\n");
   assert.equal(reads, 0, "nothing read before the consumer asks for rows");
@@ -261,6 +261,16 @@ test("export: the stream reads the database one batch at a time as the client re
   );
   // Five full batches, then one empty read that shows the end: nothing read twice.
   assert.equal(reads, 6);
+});
+
+test("export: a batch the database does not answer by the deadline ends the download broken", async () => {
+  const silent = (): Promise<Batch> => new Promise(() => {});
+  const reader = exportStream("head\n", silent, 10, 200).getReader();
+  assert.equal(new TextDecoder().decode((await reader.read()).value), "head\n");
+  const t0 = performance.now();
+  await assert.rejects(reader.read());
+  const ms = performance.now() - t0;
+  assert.ok(ms >= 150 && ms < 2000, `failed after ${Math.round(ms)} ms`);
 });
 
 test("export: memory stays bounded while a large export streams", async () => {

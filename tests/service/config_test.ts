@@ -12,6 +12,7 @@ test("config: defaults apply when nothing is set", () => {
   assert.equal(config.publicBaseUrl, "http://localhost:8080");
   assert.equal(config.rateLimitKeyPerMinute, 60);
   assert.equal(config.adsDatabaseTimeoutMs, 5000);
+  assert.equal(config.databaseTimeoutMs, 10_000);
   assert.equal(config.rateLimitPublicPerMinute, 120);
   assert.equal(config.rateLimitUserPerMinute, 600);
   assert.equal(config.planFreeAnswersPerMonth, 1000);
@@ -42,6 +43,8 @@ test("config: a bad value is refused naming the variable", () => {
     [{ RATE_LIMIT_KEY_PER_MINUTE: "0" }, "RATE_LIMIT_KEY_PER_MINUTE"],
     [{ ADS_DATABASE_TIMEOUT_MS: "99" }, "ADS_DATABASE_TIMEOUT_MS"],
     [{ ADS_DATABASE_TIMEOUT_MS: "600001" }, "ADS_DATABASE_TIMEOUT_MS"],
+    [{ DATABASE_TIMEOUT_MS: "99" }, "DATABASE_TIMEOUT_MS"],
+    [{ DATABASE_TIMEOUT_MS: "10s" }, "DATABASE_TIMEOUT_MS"],
     [{ DEFAULT_PLAN: "gold" }, "DEFAULT_PLAN"],
     [{ WEBHOOK_RETRY_DELAYS: "5,x" }, "WEBHOOK_RETRY_DELAYS"],
     [{ TRUST_PROXY: "yes" }, "TRUST_PROXY"],
