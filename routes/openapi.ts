@@ -1,6 +1,6 @@
 // GET /api/openapi: the OpenAPI 3.1 document of the whole service, generated from the routes.
 
-import { buildOpenApi, SPEC_VERSION } from "../lib/http/openapi.ts";
+import { buildOpenApi, SPEC_VERSION } from "../lib/http/openapi/document.ts";
 import { defineRoute, json, noAuth } from "../lib/http/router.ts";
 import { anyJson } from "../lib/http/schema.ts";
 import { webhookDocs } from "../lib/webhooks/payloads.ts";

@@ -1,5 +1,5 @@
 // Route definitions and path matching. A route that is not in a table does not exist; the
-// same tables generate the OpenAPI document (lib/http/openapi.ts).
+// same tables generate the OpenAPI document (lib/http/openapi/document.ts).
 
 import type { Config } from "../config.ts";
 import type { Db } from "../db/db.ts";

@@ -2,7 +2,7 @@
 // and onda_record_answer in sql/003_forms.sql, and by the test ping) and the headers of every
 // delivery (lib/webhooks/signing.ts), for the OpenAPI document's webhooks section.
 
-import type { WebhookDocs } from "../http/openapi.ts";
+import type { WebhookDocs } from "../http/openapi/document.ts";
 import { progressSchema, respondentSchema } from "../forms/schemas.ts";
 import {
   array,

@@ -3,7 +3,7 @@
 
 import assert from "node:assert/strict";
 import { allRoutes } from "../../routes/index.ts";
-import { schemaRegistry } from "../../lib/http/openapi_schemas.ts";
+import { schemaRegistry } from "../../lib/http/openapi/schemas.ts";
 import { named, nullable, object, string } from "../../lib/http/schema.ts";
 import { body, startTestService, test } from "../_server.ts";
 import { validate } from "../_json_schema.ts";

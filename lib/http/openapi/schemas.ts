@@ -1,7 +1,7 @@
 // The schema side of the OpenAPI document: named schemas become components referred to by
 // $ref, and every body gets an example, its schema's own or one made from its types.
 
-import { componentName, type JsonSchema } from "./schema.ts";
+import { componentName, type JsonSchema } from "../schema.ts";
 
 /** The components/schemas of one document being built; local to that build. */
 export interface SchemaRegistry {

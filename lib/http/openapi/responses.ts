@@ -1,8 +1,8 @@
 // The parts of the OpenAPI document that every API shares: the response headers the pipeline
 // sends (lib/http/app.ts, the auth rules), the error envelope and the error responses.
 
-import { ERROR_CODES } from "../errors.ts";
-import { enumOf, type JsonSchema, named, nullable, object, string } from "./schema.ts";
+import { ERROR_CODES } from "../../errors.ts";
+import { enumOf, type JsonSchema, named, nullable, object, string } from "../schema.ts";
 
 /** Each header the service sends on more than one route, as components/headers. */
 export const HEADERS: Record<string, JsonSchema> = {

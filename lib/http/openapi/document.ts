@@ -1,10 +1,10 @@
 // Builds the OpenAPI 3.1 document from the route tables: the same schemas that validate
 // requests describe them, so the document cannot omit a route or a parameter.
 
-import { successorAliasOf } from "./versioning.ts";
-import type { HeaderParam, ResponseDoc, Route } from "./router.ts";
-import { componentName, type JsonSchema, namedJson, type Schema, uuid } from "./schema.ts";
-import { exampleOf, schemaRegistry } from "./openapi_schemas.ts";
+import { successorAliasOf } from "../versioning.ts";
+import type { HeaderParam, ResponseDoc, Route } from "../router.ts";
+import { componentName, type JsonSchema, namedJson, type Schema, uuid } from "../schema.ts";
+import { exampleOf, schemaRegistry } from "./schemas.ts";
 import {
   ALIAS_HEADERS,
   errorDescription,
@@ -14,7 +14,7 @@ import {
   errorSchema,
   headerRef,
   HEADERS,
-} from "./openapi_responses.ts";
+} from "./responses.ts";
 
 /** SemVer of the document (forms-api.md §9): MAJOR breaking, MINOR additions, PATCH wording. */
 export const SPEC_VERSION = "1.1.0";

@@ -4,9 +4,9 @@
 
 import assert from "node:assert/strict";
 import { launchChromium } from "./_chromium.ts";
-import { publishedQuestionnaire, registerUser } from "./_forms.ts";
+import { publishedQuestionnaire, registerUser } from "../forms/_forms.ts";
 import { startTestService, test } from "../_server.ts";
-import { EVERY_TYPE } from "./_workspace.ts";
+import { EVERY_TYPE } from "../forms/_workspace.ts";
 
 const ARTIFACTS = new URL("../artifacts/", import.meta.url).pathname;
 
