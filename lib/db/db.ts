@@ -89,7 +89,7 @@ export interface Sql {
 }
 
 /**
- * Streams rows into a table with COPY. Text format: each chunk holds whole lines,
+ * Loads rows into a table with one COPY statement, none without rows. Text format: each chunk holds whole lines,
  * tab-separated, newline-terminated, with `\\`, tab and newline escaped. Binary format: each
  * chunk holds whole tuples (lib/db/copy_binary.ts); the loader adds the header and trailer. The
  * table and column names are constants of the caller, quoted as identifiers here; rows never
@@ -131,7 +131,8 @@ export interface Db {
   close(): Promise<void>;
   /**
    * Like begin, with a bulk loader bound to the same transaction: COPY FROM STDIN on
-   * PostgreSQL, COPY from batched in-memory blobs on PGlite. Used by `admin import`.
+   * PostgreSQL, streamed; COPY from an in-memory blob on PGlite, so each call's data is held
+   * whole there (callers load in bounded batches). Used by `admin import`.
    */
   beginBulk<T>(fn: (tx: Sql, copyIn: CopyIn) => Promise<T>): Promise<T>;
   /** The underlying client, for backend-specific bulk paths (COPY); everything else uses sql. */
@@ -174,6 +175,17 @@ async function* framedBinary(
   yield COPY_BINARY_HEADER;
   yield* chunks;
   yield COPY_BINARY_TRAILER;
+}
+
+/** The same chunks, or null when there are none: a COPY of no rows is not sent. */
+async function nonEmpty<T>(chunks: AsyncIterable<T>): Promise<AsyncIterable<T> | null> {
+  const rest = chunks[Symbol.asyncIterator]();
+  const first = await rest.next();
+  if (first.done) return null;
+  return (async function* () {
+    yield first.value;
+    for (let next = await rest.next(); !next.done; next = await rest.next()) yield next.value;
+  })();
 }
 
 function rethrow(err: unknown): never {
@@ -283,7 +295,9 @@ function openPostgres(url: string, max: number): Db {
       try {
         // deno-lint-ignore no-explicit-any
         return await client.begin((tx: any) => {
-          const copyIn: CopyInEither = async (table, columns, chunks, format) => {
+          const copyIn: CopyInEither = async (table, columns, all, format) => {
+            const chunks = await nonEmpty(all);
+            if (!chunks) return;
             const writable = await (format === "binary"
               ? tx`copy ${tx(table)} (${tx(columns)}) from stdin with (format binary)`
               : tx`copy ${tx(table)} (${tx(columns)}) from stdin`).writable();
@@ -358,24 +372,12 @@ async function openPglite(dataDir: string): Promise<Db> {
           const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
           const text = `copy ${quote(table)} (${columns.map(quote).join(", ")}) from '/dev/blob'` +
             (format === "binary" ? " with (format binary)" : "");
-          // PGlite reads COPY input from a blob: send it in batches of about 4 MB, each one a
-          // whole COPY stream.
-          let batch: BlobPart[] = [];
-          let size = 0;
-          const flush = async () => {
-            const parts = format === "binary"
-              ? [COPY_BINARY_HEADER, ...batch, COPY_BINARY_TRAILER]
-              : batch;
-            if (batch.length) await tx.query(text, [], { blob: new Blob(parts) });
-            batch = [];
-            size = 0;
-          };
-          for await (const chunk of chunks) {
-            batch.push(chunk);
-            size += chunk.length;
-            if (size >= 4_000_000) await flush();
-          }
-          await flush();
+          // PGlite reads COPY input from one blob: the statement's data is held whole.
+          const parts: BlobPart[] = format === "binary" ? [COPY_BINARY_HEADER] : [];
+          for await (const chunk of chunks) parts.push(chunk);
+          if (parts.length === (format === "binary" ? 1 : 0)) return;
+          if (format === "binary") parts.push(COPY_BINARY_TRAILER);
+          await tx.query(text, [], { blob: new Blob(parts) });
         };
         return fn(bind(tx), copyIn as CopyIn);
       }),
