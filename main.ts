@@ -17,7 +17,7 @@ try {
 }
 const database = config.databaseUrl ? "postgresql" : `embedded (${config.dataDir})`;
 console.error(
-  `onda listening on ${service.listening} (public URL ${config.publicBaseUrl}; ` +
+  `onda listening on http://${service.listening} (public URL ${config.publicBaseUrl}; ` +
     `database: ${database})`,
 );
 

@@ -13,6 +13,9 @@ import { createFigureIndexCache } from "./ads/figure_index.ts";
 import { createGrantCache } from "./ads/scope.ts";
 import { createQuestionCache } from "./forms/question_cache.ts";
 import { createRateLimiter } from "./http/ratelimit.ts";
+import { countingRefusals, createMetrics, metricsHandler } from "./http/metrics.ts";
+import { webhookQueueDepth } from "./webhooks/worker.ts";
+import { routes as metricsRoutes } from "../routes/metrics.ts";
 import type { AppContext, Route } from "./http/router.ts";
 import type { Handler } from "./http/app.ts";
 import { loadSecretKey } from "./db/secrets.ts";
@@ -107,21 +110,22 @@ export function describeDatabaseError(databaseUrl: string, err: unknown): Error 
   );
 }
 
-/** Binds HOST:PORT, or says in one line why it cannot. */
+/** Binds hostname:port, or says in one line why it cannot (`what` names the setting). */
 function listen(
-  config: Config,
+  { hostname, port }: { hostname: string; port: number },
+  what: string,
   handler: (req: Request, info: Deno.ServeHandlerInfo) => Response | Promise<Response>,
 ): Deno.HttpServer<Deno.NetAddr> {
-  const where = `${config.host.includes(":") ? `[${config.host}]` : config.host}:${config.port}`;
+  const where = `${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`;
   try {
-    return Deno.serve({ port: config.port, hostname: config.host, onListen: () => {} }, handler);
+    return Deno.serve({ port, hostname, onListen: () => {} }, handler);
   } catch (err) {
     const reason = err instanceof Deno.errors.AddrInUse
-      ? "the address is in use by another process (stop it, or set PORT or HOST)"
+      ? `the address is in use by another process (stop it, or change ${what})`
       : err instanceof Deno.errors.AddrNotAvailable
-      ? "HOST is not an address of this machine"
+      ? `not an address of this machine (${what})`
       : err instanceof Deno.errors.PermissionDenied
-      ? "the operating system refused (ports below 1024 need privileges; set PORT)"
+      ? `the operating system refused (ports below 1024 need privileges; ${what})`
       : err instanceof Deno.errors.NotCapable
       ? "not allowed by this process's Deno permissions (--allow-net)"
       : (err as Error)?.message ?? String(err);
@@ -135,12 +139,22 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   // arrive meanwhile wait for the service to be ready.
   const ready = Promise.withResolvers<Handler>();
   const server = listen(
-    config,
+    { hostname: config.host, port: config.port },
+    "PORT or HOST",
     async (req, info) => (await ready.promise)(req, info as { remoteAddr: Deno.NetAddr }),
   );
+  const metrics = createMetrics();
+  let metricsServer: Deno.HttpServer<Deno.NetAddr> | null = null;
   let app: AppContext;
   let db: Db;
   try {
+    if (config.metricsAddr) {
+      metricsServer = listen(
+        config.metricsAddr,
+        "METRICS_ADDR",
+        metricsHandler(config.metricsToken, metrics),
+      );
+    }
     db = options.db ?? await openDatabase(config);
     if (options.db) await migrate(db, migrations);
     const clock = options.clock ?? (() => new Date());
@@ -149,19 +163,51 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       db,
       clock,
       log: options.log ?? stdoutLog,
-      limiter: createRateLimiter(clock),
+      limiter: countingRefusals(createRateLimiter(clock), metrics),
       secretKey: await loadSecretKey(db.sql, config.secretKey),
       fetch: options.fetch ?? fetch,
-      routes: options.routes ?? allRoutes,
+      // /metrics on the main port only behind a token, and only when no other address serves it.
+      routes: [
+        ...(options.routes ?? allRoutes),
+        ...(config.metricsToken && !config.metricsAddr ? metricsRoutes : []),
+      ],
       maintenanceCacheMs: options.maintenanceCacheMs ?? 1000,
       questions: createQuestionCache(db.sql),
       figureIndex: createFigureIndexCache(db),
       captureIndex: createCaptureIndexCache(db.sql),
       grants: createGrantCache(),
+      metrics,
     };
+    const pools = db.pools;
+    metrics.gauge(
+      "onda_db_pool_connections",
+      () => pools().map(({ pool, max }) => ({ labels: { pool }, value: max })),
+    );
+    metrics.gauge(
+      "onda_db_pool_in_use",
+      () =>
+        pools().map(({ pool, busy, max }) => ({ labels: { pool }, value: Math.min(busy, max) })),
+    );
+    metrics.gauge(
+      "onda_db_pool_waiting",
+      () =>
+        pools().map(({ pool, busy, max }) => ({
+          labels: { pool },
+          value: Math.max(0, busy - max),
+        })),
+    );
+    const sql = db.sql;
+    metrics.gauge("onda_webhook_queue_depth", async () => {
+      const depth = await webhookQueueDepth(sql);
+      return [
+        { labels: { queue: "events" }, value: depth.events },
+        { labels: { queue: "deliveries" }, value: depth.deliveries },
+      ];
+    });
   } catch (err) {
     ready.resolve(() => Promise.resolve(new Response(null, { status: 503 })));
     await server.shutdown();
+    await metricsServer?.shutdown();
     throw err;
   }
   ready.resolve(createHandler(app));
@@ -186,7 +232,10 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     listening: `${bound}:${port}`,
     url: `http://${reachable}:${port}`,
     async shutdown() {
-      await within(server.shutdown(), config.shutdownTimeoutMs);
+      await Promise.all([
+        within(server.shutdown(), config.shutdownTimeoutMs),
+        metricsServer?.shutdown(),
+      ]);
       stopWorkers.abort();
       await Promise.allSettled(running);
       await db.close();

@@ -130,6 +130,11 @@ export interface Db {
   begin<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
   close(): Promise<void>;
   /**
+   * Per pool, the statements and transactions under way now (counted here: neither driver
+   * tells) and the connections it may open; for metrics. Work beyond the connections waits.
+   */
+  pools(): { pool: string; busy: number; max: number }[];
+  /**
    * Like begin, with a bulk loader bound to the same transaction: COPY FROM STDIN on
    * PostgreSQL, streamed; COPY from an in-memory blob on PGlite, so each call's data is held
    * whole there (callers load in bounded batches). Used by `admin import`.
@@ -253,9 +258,25 @@ function openPostgres(url: string, max: number): Db {
     connection: { plan_cache_mode: "force_generic_plan" },
     // deno-lint-ignore no-explicit-any
   } as any);
-  const bind = (conn: postgres.Sql): Sql => {
+  const busy = { main: 0, kept: 0 };
+  /** Counts the work under way on a pool while it runs. */
+  const counted = async <T>(pool: keyof typeof busy, work: () => Promise<T>): Promise<T> => {
+    busy[pool]++;
+    try {
+      return await work();
+    } finally {
+      busy[pool]--;
+    }
+  };
+  // A transaction's statements run on its one connection, counted once with the transaction.
+  const bind = (conn: postgres.Sql, pool?: keyof typeof busy): Sql => {
     // deno-lint-ignore no-explicit-any
     const query = async (strings: TemplateStringsArray, ...values: unknown[]): Promise<any[]> => {
+      if (pool) return await counted(pool, () => bound(strings, ...values));
+      return await bound(strings, ...values);
+    };
+    // deno-lint-ignore no-explicit-any
+    const bound = async (strings: TemplateStringsArray, ...values: unknown[]): Promise<any[]> => {
       const { text, params } = compile(strings, values);
       try {
         // unsafe() is the entry point that takes prepared $n text; the parameters stay
@@ -278,16 +299,20 @@ function openPostgres(url: string, max: number): Db {
   };
   return {
     kind: "postgres",
-    sql: bind(client),
-    keptPlans: bind(keptPlans),
+    sql: bind(client, "main"),
+    keptPlans: bind(keptPlans, "kept"),
     async begin(fn) {
       try {
         // deno-lint-ignore no-explicit-any
-        return await client.begin((tx) => fn(bind(tx as any))) as any;
+        return await counted("main", () => client.begin((tx) => fn(bind(tx as any)))) as any;
       } catch (err) {
         rethrow(err);
       }
     },
+    pools: () => [
+      { pool: "main", busy: busy.main, max },
+      { pool: "kept", busy: busy.kept, max },
+    ],
     async close() {
       await Promise.all([client.end({ timeout: 5 }), keptPlans.end({ timeout: 5 })]);
     },
@@ -343,11 +368,22 @@ async function openPglite(dataDir: string): Promise<Db> {
     query(text: string, params: any[]): Promise<{ rows: any[] }>;
     exec(script: string): Promise<unknown>;
   }
-  const bind = (conn: PgliteConn): Sql =>
+  // One connection: every statement and transaction outside a transaction counts as its work.
+  let busy = 0;
+  const counted = async <T>(work: () => Promise<T>): Promise<T> => {
+    busy++;
+    try {
+      return await work();
+    } finally {
+      busy--;
+    }
+  };
+  const bind = (conn: PgliteConn, count = false): Sql =>
     Object.assign(
       // deno-lint-ignore no-explicit-any
       async (strings: TemplateStringsArray, ...values: unknown[]): Promise<any[]> => {
         const { text, params } = compile(strings, values);
+        if (count) return (await counted(() => conn.query(text, params))).rows;
         return (await conn.query(text, params)).rows;
       },
       {
@@ -358,10 +394,11 @@ async function openPglite(dataDir: string): Promise<Db> {
     ) as Sql;
   return {
     kind: "pglite",
-    sql: bind(pg),
-    keptPlans: bind(pg),
+    sql: bind(pg, true),
+    keptPlans: bind(pg, true),
     // PGlite is one connection; its transaction() holds a lock so nothing interleaves.
-    begin: (fn) => pg.transaction((tx) => fn(bind(tx))),
+    begin: (fn) => counted(() => pg.transaction((tx) => fn(bind(tx)))),
+    pools: () => [{ pool: "main", busy, max: 1 }],
     async close() {
       await pg.close();
       lock?.close();

@@ -180,6 +180,11 @@ export function buildOpenApi(routes: Route[], serverUrl: string): JsonSchema {
           scheme: "bearer",
           description: "Forms API token from POST /api/v1/auth/tokens.",
         },
+        metricsToken: {
+          type: "http",
+          scheme: "bearer",
+          description: "METRICS_TOKEN of the service's configuration (GET /metrics).",
+        },
       },
     },
   };

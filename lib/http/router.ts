@@ -11,6 +11,7 @@ import type { FigureIndexCache } from "../ads/figure_index.ts";
 import type { GrantCache } from "../ads/scope.ts";
 import type { QuestionCache } from "../forms/question_cache.ts";
 import type { SealedParts } from "./sealed.ts";
+import type { Metrics } from "./metrics.ts";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -41,6 +42,7 @@ export interface AppContext {
   captureIndex: CaptureIndexCache;
   /** Each ads grant's brand list at its version, and its newest contributing snapshot. */
   grants: GrantCache;
+  metrics: Metrics;
   /** Fault injection for tests (a crash right after a handler's commit); never set in production. */
   faults?: { afterIdempotentHandler?: () => void };
 }
@@ -55,6 +57,8 @@ export interface RequestContext {
   clientAddress: string;
   /** Headers added to whatever response this request gets, error or not (rate limits, CORS). */
   headers: Headers;
+  /** Who is calling, for the log line: ids set by the auth rule (never a secret). */
+  caller: Record<string, string>;
 }
 
 export interface AuthRule<P> {

@@ -55,7 +55,15 @@ test("data dir: `deno task admin` and `deno task start` work in another DATA_DIR
     const child = new Deno.Command(Deno.execPath(), {
       args: ["task", "start"],
       cwd: ROOT,
-      env: { ...env, PORT: String(port), HOST: "127.0.0.1", WEBHOOK_WORKER: "0" },
+      env: {
+        HOME: Deno.env.get("HOME") ?? "/root",
+        PATH: Deno.env.get("PATH") ?? "",
+        ...env,
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        WEBHOOK_WORKER: "0",
+      },
+      clearEnv: true,
       stdout: "null",
       stderr: "null",
     }).spawn();

@@ -127,7 +127,10 @@ test("start: the start line shows the address bound, 0.0.0.0 included", async ()
       }
       child.kill("SIGTERM");
       await child.status;
-      assert.match(text, new RegExp(`^onda listening on ${host.replaceAll(".", "\\.")}:${port} `));
+      assert.match(
+        text,
+        new RegExp(`^onda listening on http://${host.replaceAll(".", "\\.")}:${port} `),
+      );
     }
   } finally {
     await database.drop();
