@@ -13,7 +13,7 @@ import { createFigureIndexCache } from "./ads/figure_index.ts";
 import { createGrantCache } from "./ads/scope.ts";
 import { createQuestionCache } from "./forms/question_cache.ts";
 import { createRateLimiter } from "./http/ratelimit.ts";
-import { countingRefusals, createMetrics, metricsHandler } from "./http/metrics.ts";
+import { countingRefusals, createMetrics, gaugePools, metricsHandler } from "./http/metrics.ts";
 import { webhookQueueDepth } from "./webhooks/worker.ts";
 import { routes as metricsRoutes } from "../routes/metrics.ts";
 import type { AppContext, Route } from "./http/router.ts";
@@ -178,24 +178,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       grants: createGrantCache(),
       metrics,
     };
-    const pools = db.pools;
-    metrics.gauge(
-      "onda_db_pool_connections",
-      () => pools().map(({ pool, max }) => ({ labels: { pool }, value: max })),
-    );
-    metrics.gauge(
-      "onda_db_pool_in_use",
-      () =>
-        pools().map(({ pool, busy, max }) => ({ labels: { pool }, value: Math.min(busy, max) })),
-    );
-    metrics.gauge(
-      "onda_db_pool_waiting",
-      () =>
-        pools().map(({ pool, busy, max }) => ({
-          labels: { pool },
-          value: Math.max(0, busy - max),
-        })),
-    );
+    gaugePools(metrics, db.pools);
     const sql = db.sql;
     metrics.gauge("onda_webhook_queue_depth", async () => {
       const depth = await webhookQueueDepth(sql);

@@ -5,6 +5,8 @@
 
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { RateLimiter } from "./ratelimit.ts";
+import type { Db } from "../db/db.ts";
+import { EXPIRED, within } from "../db/deadline.ts";
 
 /** Every metric, its type and its help line: the one list a reader needs. */
 const CATALOGUE = {
@@ -33,6 +35,8 @@ export interface Sample {
   value: number;
 }
 
+/** How long a scrape waits for a gauge (a database count) before leaving it out. */
+const GAUGE_READ_MS = 2000;
 /** Upper bounds of the latency buckets, in seconds. */
 const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
@@ -118,8 +122,13 @@ export function createMetrics(): Metrics {
             lines.push(`${name}_count${labelText(h.labels)} ${count}`);
           }
         } else {
+          // A gauge that cannot be read now (the database is down or slow) is left out of
+          // this scrape; the others still answer.
           const samples = (await Promise.all(
-            gauges.filter((g) => g.name === name).map(async (g) => await g.read()),
+            gauges.filter((g) => g.name === name).map(async (g) => {
+              const read = await within(Promise.resolve(g.read()), GAUGE_READ_MS).catch(() => []);
+              return read === EXPIRED ? [] : read;
+            }),
           )).flat();
           if (!samples.length) continue;
           head(name);
@@ -129,6 +138,15 @@ export function createMetrics(): Metrics {
       return lines.join("\n") + "\n";
     },
   };
+}
+
+/** The database pools' size, the work under way on them and the work waiting beyond it. */
+export function gaugePools(metrics: Metrics, pools: Db["pools"]) {
+  const each = (value: (pool: ReturnType<Db["pools"]>[number]) => number) => () =>
+    pools().map((pool) => ({ labels: { pool: pool.pool }, value: value(pool) }));
+  metrics.gauge("onda_db_pool_connections", each(({ max }) => max));
+  metrics.gauge("onda_db_pool_in_use", each(({ busy, max }) => Math.min(busy, max)));
+  metrics.gauge("onda_db_pool_waiting", each(({ busy, max }) => Math.max(0, busy - max)));
 }
 
 /** The limiter, counting its refusals by the kind of limit (the part of the key before ":"). */
