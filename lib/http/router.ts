@@ -42,6 +42,7 @@ export interface AppContext {
   captureIndex: CaptureIndexCache;
   /** Each ads grant's brand list at its version, and its newest contributing snapshot. */
   grants: GrantCache;
+  /** What GET /metrics reports (lib/http/metrics.ts); wings add to it by name. */
   metrics: Metrics;
   /** Fault injection for tests (a crash right after a handler's commit); never set in production. */
   faults?: { afterIdempotentHandler?: () => void };
