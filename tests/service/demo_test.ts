@@ -10,7 +10,8 @@ const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
 
 /** The environment of a task run: DATA_DIR and the rest as given, and what `deno task` needs. */
 function taskEnv(env: Record<string, string>): Record<string, string> {
-  return { HOME: Deno.env.get("HOME") ?? "/root", PATH: Deno.env.get("PATH") ?? "", ...env };
+  const keep = ["HOME", "PATH", "DENO_DIR"].filter((name) => Deno.env.get(name) !== undefined);
+  return { ...Object.fromEntries(keep.map((name) => [name, Deno.env.get(name)!])), ...env };
 }
 
 async function runDemo(dataDir: string, port: number, databaseUrl: string | null) {

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import postgres from "postgres";
 import { loadConfig } from "../../lib/config.ts";
 import { openDatabase } from "../../lib/server.ts";
-import { freshDatabase, PG_FALLBACK_URL, test } from "../_server.ts";
+import { freshDatabase, PG_URL, test } from "../_server.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
 
@@ -38,22 +38,30 @@ function oneLine(stderr: string): string {
   return lines[0];
 }
 
+/** The configured database for a child: a fresh PostgreSQL one, else DATA_DIR (embedded). */
+async function childDatabase(dataDir: string) {
+  const database = await freshDatabase();
+  const env: Record<string, string> = database.url
+    ? { DATABASE_URL: database.url }
+    : { DATA_DIR: dataDir };
+  return { ...database, env };
+}
+
 test("start: a port in use is named with its address, before any migration runs", async () => {
   const taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (taken.addr as Deno.NetAddr).port;
-  const database = await freshDatabase(PG_FALLBACK_URL);
   const dataDir = await Deno.makeTempDir({ prefix: "onda_start_" });
+  const database = await childDatabase(dataDir);
   try {
-    const envs: Record<string, string>[] = [{ DATABASE_URL: database.url! }, { DATA_DIR: dataDir }];
-    for (const env of envs) {
-      const run = await start({ ...env, PORT: String(port), HOST: "127.0.0.1" });
-      assert.equal(run.code, 1);
-      assert.match(oneLine(run.stderr), new RegExp(`127\\.0\\.0\\.1:${port}: .*in use`));
+    const run = await start({ ...database.env, PORT: String(port), HOST: "127.0.0.1" });
+    assert.equal(run.code, 1);
+    assert.match(oneLine(run.stderr), new RegExp(`127\\.0\\.0\\.1:${port}: .*in use`));
+    if (database.url) {
+      const sql = postgres(database.url, { max: 1, onnotice: () => {} });
+      const [row] = await sql`select to_regclass('schema_migrations') is null as untouched`;
+      await sql.end();
+      assert.equal(row.untouched, true, "no migration ran on PostgreSQL");
     }
-    const sql = postgres(database.url!, { max: 1, onnotice: () => {} });
-    const [row] = await sql`select to_regclass('schema_migrations') is null as untouched`;
-    await sql.end();
-    assert.equal(row.untouched, true, "no migration ran on PostgreSQL");
     assert.deepEqual([...Deno.readDirSync(dataDir)], [], "nothing made in DATA_DIR");
   } finally {
     taken.close();
@@ -75,7 +83,9 @@ test("start: an unreachable database names host:port and the reason, never the p
   assert.match(line, /ECONNREFUSED/);
   assert.doesNotMatch(line, /s3cret-pw/);
 
-  const unknown = new URL(PG_FALLBACK_URL);
+  // A server that refuses the role: only where PostgreSQL is the configured database.
+  if (!PG_URL) return;
+  const unknown = new URL(PG_URL);
   unknown.username = "no_such_role";
   unknown.password = "s3cret-pw";
   const denied = await start({ PORT: "0", HOST: "127.0.0.1", DATABASE_URL: unknown.toString() });
@@ -107,14 +117,15 @@ test("start: a database host that never answers is given up, named", async () =>
 });
 
 test("start: the start line shows the address bound, 0.0.0.0 included", async () => {
-  const database = await freshDatabase(PG_FALLBACK_URL);
+  const dataDir = await Deno.makeTempDir({ prefix: "onda_start_" });
+  const database = await childDatabase(dataDir);
   try {
     for (const host of ["127.0.0.1", "0.0.0.0"]) {
       const port = freePort();
       const child = new Deno.Command(Deno.execPath(), {
         args: ["run", "--allow-all", `${ROOT}/main.ts`],
         cwd: ROOT,
-        env: { PORT: String(port), HOST: host, WEBHOOK_WORKER: "0", DATABASE_URL: database.url! },
+        env: { ...database.env, PORT: String(port), HOST: host, WEBHOOK_WORKER: "0" },
         clearEnv: true,
         stdout: "null",
         stderr: "piped",
@@ -134,5 +145,6 @@ test("start: the start line shows the address bound, 0.0.0.0 included", async ()
     }
   } finally {
     await database.drop();
+    await Deno.remove(dataDir, { recursive: true });
   }
 });
