@@ -53,7 +53,13 @@ if (import.meta.main) {
     );
     Deno.exit(2);
   }
-  const db = await openDatabase(config);
+  let db;
+  try {
+    db = await openDatabase(config);
+  } catch (err) {
+    console.error(`error: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`);
+    Deno.exit(1);
+  }
   const status = await runAdmin(Deno.args, {
     db,
     config,

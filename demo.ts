@@ -12,7 +12,9 @@ let db;
 try {
   db = await openDatabase(config);
 } catch (err) {
-  console.error(`startup error: ${err instanceof Error ? err.message : String(err)}`);
+  console.error(
+    `startup error: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`,
+  );
   Deno.exit(1);
 }
 try {

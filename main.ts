@@ -10,13 +10,16 @@ let service;
 try {
   service = await startService({ config });
 } catch (err) {
-  // One line, no stack: the usual causes are an unreachable database or a busy data dir.
+  // One line, no stack: a port in use, an unreachable database, a data directory out of reach.
   const message = (err as { message?: unknown })?.message ?? String(err);
-  console.error(`startup error: ${message}`);
+  console.error(`startup error: ${String(message).split("\n")[0]}`);
   Deno.exit(1);
 }
 const database = config.databaseUrl ? "postgresql" : `embedded (${config.dataDir})`;
-console.error(`onda listening on ${service.url} (database: ${database})`);
+console.error(
+  `onda listening on http://${service.listening} (public URL ${config.publicBaseUrl}; ` +
+    `database: ${database})`,
+);
 
 let stopping = false;
 const stop = async () => {

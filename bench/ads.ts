@@ -26,6 +26,7 @@ import { createFigureIndexCache } from "../lib/ads/figure_index.ts";
 import { createGrantCache } from "../lib/ads/scope.ts";
 import { createFormsState } from "../lib/forms/wing.ts";
 import { createRateLimiter } from "../lib/http/ratelimit.ts";
+import { createMetrics } from "../lib/http/metrics.ts";
 import { migrate } from "../lib/db/migrate.ts";
 import { allRoutes } from "../routes/index.ts";
 import { migrations } from "../sql/migrations.ts";
@@ -449,6 +450,7 @@ export async function run(args: string[]) {
       maintenanceCacheMs: 3_600_000,
       ads: { figureIndex, captureIndex, grants: createGrantCache() },
       forms: createFormsState(db.sql),
+      metrics: createMetrics(),
     });
     const info = {
       remoteAddr: { transport: "tcp", hostname: "127.0.0.1", port: 1 } as Deno.NetAddr,

@@ -31,6 +31,10 @@ export interface Config {
   webhookWorker: boolean;
   /** Days events, deliveries and attempts are kept (the events feed and the delivery log). */
   eventRetentionDays: number;
+  /** Bearer token a scrape of /metrics must send; null = none (then only METRICS_ADDR serves). */
+  metricsToken: string | null;
+  /** A second listener for /metrics alone; null = /metrics on the main port, if a token is set. */
+  metricsAddr: { hostname: string; port: number } | null;
 }
 
 /** Every variable the service reads, its default and its meaning; the README table mirrors this. */
@@ -81,6 +85,12 @@ export const CONFIG_VARIABLES = [
     "30",
     "days events (GET /api/v1/events), webhook deliveries and attempts are kept",
   ],
+  [
+    "METRICS_TOKEN",
+    "(unset)",
+    "serves GET /metrics to Authorization: Bearer <token> (at least 32 characters)",
+  ],
+  ["METRICS_ADDR", "(unset)", "host:port of a second listener serving only GET /metrics"],
 ] as const;
 
 /** Thrown for a bad variable; main.ts prints the message alone and exits 1. */
@@ -121,6 +131,17 @@ function urlVar(env: Env, name: string, protocols: string[]): string | null {
   return raw;
 }
 
+/** host:port ([v6]:port for IPv6), for a listener. */
+function addrVar(env: Env, name: string): { hostname: string; port: number } | null {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return null;
+  const match = /^(?:\[([0-9a-fA-F:.]+)\]|([^\s:\[\]]+)):(\d{1,5})$/.exec(raw);
+  if (!match || Number(match[3]) > 65535) {
+    throw new ConfigError(`${name} must be host:port (e.g. 127.0.0.1:9464), got "${raw}"`);
+  }
+  return { hostname: match[1] ?? match[2], port: Number(match[3]) };
+}
+
 export function loadConfig(env: Env): Config {
   const port = intVar(env, "PORT", 8080, 0, 65535);
   const publicBaseUrl = urlVar(env, "PUBLIC_BASE_URL", ["http:", "https:"]) ??
@@ -134,6 +155,10 @@ export function loadConfig(env: Env): Config {
     throw new ConfigError(
       `WEBHOOK_RETRY_DELAYS must be comma-separated seconds, got "${delaysRaw}"`,
     );
+  }
+  const metricsToken = env.METRICS_TOKEN || null;
+  if (metricsToken !== null && (metricsToken.length < 32 || /\s/.test(metricsToken))) {
+    throw new ConfigError("METRICS_TOKEN must be at least 32 characters without spaces");
   }
   const secretKey = env.SECRET_KEY || null;
   if (secretKey !== null && secretKey.length < 32) {
@@ -162,6 +187,8 @@ export function loadConfig(env: Env): Config {
     webhookRetryDelays: delaysRaw.split(",").map(Number),
     webhookWorker: boolVar(env, "WEBHOOK_WORKER", true),
     eventRetentionDays: intVar(env, "EVENT_RETENTION_DAYS", 30, 1, 3650),
+    metricsToken,
+    metricsAddr: addrVar(env, "METRICS_ADDR"),
   };
 }
 

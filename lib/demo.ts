@@ -165,7 +165,6 @@ async function loadAds(ctx: CommandContext, added: DemoResult["added"]): Promise
   if (!snapshot) {
     const result = await importSnapshot(db, streamOf(demoSnapshotLines(now)), {
       approve: true,
-      spillDir: `${ctx.config.dataDir}/tmp`,
       progress: ctx.err,
     });
     ctx.err(

@@ -172,6 +172,8 @@ async function authenticate(
     throw unauthenticated("The API key is invalid or revoked.");
   }
 
+  ctx.caller.account_id = row.account_id;
+  ctx.caller.key_id = row.id;
   const { config, limiter, clock } = ctx.app;
   const limit = limiter.hit(`ads-key:${row.id}`, config.rateLimitKeyPerMinute);
   const secondsToReset = Math.max(0, limit.resetAt - Math.floor(clock().getTime() / 1000));

@@ -205,7 +205,6 @@ export const adsCommands: Command[] = [
       try {
         const result = await importSnapshot(ctx.db, file.readable, {
           approve: args.flags.approve === true,
-          spillDir: `${ctx.config.dataDir}/tmp`,
           progress: ctx.err,
           reread: async () => (await Deno.open(path, { read: true })).readable,
         });

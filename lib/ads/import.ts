@@ -3,7 +3,7 @@
 
 import { SCOPE_ID } from "./params.ts";
 import { tupleWriter } from "../db/copy_binary.ts";
-import { type CopyIn, type Db, frag, type Sql } from "../db/db.ts";
+import { type Db, frag, type Sql } from "../db/db.ts";
 import { type Instant, microsBetween, parseInstant } from "./iso_instant.ts";
 
 /**
@@ -24,8 +24,8 @@ export class ImportError extends Error {}
 
 export interface ImportOptions {
   approve: boolean;
-  /** Where the spill files go: inside DATA_DIR, the one place the admin task may write. */
-  spillDir: string;
+  /** Bytes of COPY data per statement (BATCH_BYTES); tests make it small. */
+  batchBytes?: number;
   /** Progress lines (rows, rows/s), about once a second. */
   progress(line: string): void;
   /** Reads the input again from the start: used only to name the line of a repeated id. */
@@ -46,7 +46,10 @@ const PRECISIONS = new Set(["estimated", "detected", "human_confirmed"]);
 const STATES = new Set(["pending", "confirmed", "rejected"]);
 /** An occurrence longer than this is a data error, not an advertisement. */
 const MAX_OCCURRENCE_MS = 86_400_000;
+/** The tuples handed to a streaming COPY at a time. */
 const COPY_CHUNK = 256 * 1024;
+/** Captures and names wait in memory in batches of about this many bytes, each one COPY. */
+export const BATCH_BYTES = 4 * 1024 * 1024;
 
 const FIELDS: Record<string, string[]> = {
   snapshot: ["type", "id", "exported_at"],
@@ -87,50 +90,6 @@ function copyText(value: string): string {
     ? value.replaceAll("\\", "\\\\").replaceAll("\t", "\\t").replaceAll("\n", "\\n")
       .replaceAll("\r", "\\r")
     : value;
-}
-
-/** COPY lines kept on disk until their table's turn, so memory stays bounded. */
-async function spill(dir: string) {
-  await Deno.mkdir(dir, { recursive: true });
-  const path = await Deno.makeTempFile({ dir, prefix: "onda_import_" });
-  const file = await Deno.open(path, { write: true, truncate: true });
-  const encoder = new TextEncoder();
-  let buffer: string[] = [];
-  let size = 0;
-  let count = 0;
-  const flush = async () => {
-    const bytes = encoder.encode(buffer.join(""));
-    for (let written = 0; written < bytes.length;) {
-      written += await file.write(bytes.subarray(written));
-    }
-    buffer = [];
-    size = 0;
-  };
-  return {
-    get count() {
-      return count;
-    },
-    async add(line: string) {
-      buffer.push(line);
-      size += line.length;
-      count++;
-      if (size >= COPY_CHUNK) await flush();
-    },
-    async *chunks(): AsyncGenerator<string> {
-      await flush();
-      file.close();
-      const reader = await Deno.open(path, { read: true });
-      for await (const chunk of reader.readable.pipeThrough(new TextDecoderStream())) {
-        yield chunk;
-      }
-    },
-    async remove() {
-      try {
-        file.close();
-      } catch { /* already closed */ }
-      await Deno.remove(path).catch(() => {});
-    },
-  };
 }
 
 function fail(n: number, field: string | null, message: string): never {
@@ -183,6 +142,12 @@ function nameField(n: number, record: Record<string, unknown>): string {
  * Imports one snapshot. The first line must be the snapshot; stations and brands must be
  * defined (in this file or an earlier import) before a line refers to them. Any bad line
  * aborts the transaction, so nothing of the import is kept.
+ *
+ * Nothing is written outside the database, so PostgreSQL needs no data directory. Occurrences
+ * stream through a COPY while captures and names wait in memory, each kind in a batch of whole
+ * rows: when one fills, the occurrence COPY ends, the batch loads with its own COPY, and a new
+ * occurrence COPY goes on. PGlite holds a COPY's data whole, so there the occurrences' COPY
+ * ends at the batch size too.
  */
 export async function importSnapshot(
   db: Db,
@@ -190,6 +155,7 @@ export async function importSnapshot(
   options: ImportOptions,
 ): Promise<ImportResult> {
   const started = performance.now();
+  const batchBytes = options.batchBytes ?? BATCH_BYTES;
   const lines = readLines(input);
   let first = await lines.next();
   while (!first.done && first.value.text.trim() === "") first = await lines.next();
@@ -200,136 +166,146 @@ export async function importSnapshot(
   const exportedAt = timeField(first.value.n, head, "exported_at").ms;
   const snapshotId = (head.id as string | undefined) ?? crypto.randomUUID();
 
-  const stationSpill = await spill(options.spillDir);
-  const brandSpill = await spill(options.spillDir);
-  const captureSpill = await spill(options.spillDir);
-  let failure: ImportError | null = null;
-  try {
-    return await db.beginBulk(async (tx, copyIn) => {
-      const [existing] = await tx<{ imported_at: Date }>`
-        select imported_at from ads_snapshots where id = ${snapshotId}`;
-      if (existing) {
-        throw new ImportError(
-          `snapshot ${snapshotId} was already imported at ${existing.imported_at.toISOString()}; ` +
-            "nothing was changed (an import is never applied twice)",
-        );
-      }
-      const [{ seq }] = await tx<{ seq: number }>`
-        insert into ads_snapshots (id, exported_at) values (${snapshotId}, ${new Date(exportedAt)})
-        returning seq`;
-      const stations = new Set(
-        (await tx<{ id: string }>`select id from ads_stations`).map((r) => r.id),
+  return await db.beginBulk(async (tx, copyIn) => {
+    const [existing] = await tx<{ imported_at: Date }>`
+      select imported_at from ads_snapshots where id = ${snapshotId}`;
+    if (existing) {
+      throw new ImportError(
+        `snapshot ${snapshotId} was already imported at ${existing.imported_at.toISOString()}; ` +
+          "nothing was changed (an import is never applied twice)",
       );
-      const brands = new Set(
-        (await tx<{ id: string }>`select id from ads_brands`).map((r) => r.id),
+    }
+    const [{ seq }] = await tx<{ seq: number }>`
+      insert into ads_snapshots (id, exported_at) values (${snapshotId}, ${new Date(exportedAt)})
+      returning seq`;
+    const stations = new Set(
+      (await tx<{ id: string }>`select id from ads_stations`).map((r) => r.id),
+    );
+    const brands = new Set(
+      (await tx<{ id: string }>`select id from ads_brands`).map((r) => r.id),
+    );
+    // Station and brand lines wait here until the end, when their names are upserted.
+    await tx`create temp table ads_import_named (kind text, line int, id text, name text)
+             on commit drop`;
+
+    const occurrenceTuples = tupleWriter(COPY_CHUNK + 4096);
+    const captureTuples = tupleWriter(batchBytes + 4096);
+    let named: string[] = [];
+    let namedSize = 0;
+    const counts = { rows: 0, occurrences: 0, captures: 0, station: 0, brand: 0 };
+    let inputDone = false;
+    let failure: ImportError | null = null;
+    let lastReport = performance.now();
+    const report = () => {
+      const seconds = (performance.now() - started) / 1000;
+      options.progress(
+        `import: ${counts.rows.toLocaleString("en")} rows, ` +
+          `${Math.round(counts.rows / Math.max(seconds, 0.001)).toLocaleString("en")} rows/s`,
       );
+    };
 
-      let rows = 0;
-      let occurrences = 0;
-      let lastReport = performance.now();
-      const report = () => {
-        const seconds = (performance.now() - started) / 1000;
-        options.progress(
-          `import: ${rows.toLocaleString("en")} rows, ` +
-            `${Math.round(rows / Math.max(seconds, 0.001)).toLocaleString("en")} rows/s`,
-        );
-      };
-
-      async function* occurrenceChunks(): AsyncGenerator<Uint8Array<ArrayBuffer>> {
-        const tuples = tupleWriter(COPY_CHUNK + 4096);
-        try {
-          for await (const { n, text } of lines) {
-            if (text.trim() === "") continue;
-            const record = parseLine(n, text);
-            rows++;
-            if ((rows & 8191) === 0 && performance.now() - lastReport >= 1000) {
-              lastReport = performance.now();
-              report();
-            }
-            switch (record.type) {
-              case "occurrence": {
-                writeOccurrence(tuples, n, record, seq, stations, brands);
-                occurrences++;
-                if (tuples.size >= COPY_CHUNK) yield tuples.take();
-                break;
-              }
-              case "station": {
-                const id = idField(n, record, "id");
-                stations.add(id);
-                await stationSpill.add(`${n}\t${id}\t${copyText(nameField(n, record))}\n`);
-                break;
-              }
-              case "brand": {
-                const id = idField(n, record, "id");
-                brands.add(id);
-                await brandSpill.add(`${n}\t${id}\t${copyText(nameField(n, record))}\n`);
-                break;
-              }
-              case "capture": {
-                const id = idField(n, record, "id");
-                const station = idField(n, record, "station_id");
-                if (!stations.has(station)) {
-                  fail(n, "station_id", `station ${station} is not defined before this line`);
-                }
-                const from = timeField(n, record, "started_at");
-                const to = timeField(n, record, "ended_at");
-                if (microsBetween(from, to) <= 0) fail(n, "ended_at", "must be after started_at");
-                await captureSpill.add(
-                  `${id}\t${seq}\t${station}\t${record.started_at}\t${record.ended_at}\n`,
-                );
-                break;
-              }
-              default:
-                fail(n, "type", "a snapshot line may only be the first line");
-            }
-          }
-          if (tuples.size) yield tuples.take();
-        } catch (err) {
-          if (err instanceof ImportError) failure = err;
-          throw err;
-        }
-      }
-
+    /** Reads lines into their batches; yields the occurrences' tuples until a batch is full. */
+    async function* occurrenceRun(): AsyncGenerator<Uint8Array<ArrayBuffer>> {
+      let runBytes = 0;
+      const runFull = () => db.kind === "pglite" && runBytes >= batchBytes;
       try {
-        await copyIn("ads_occurrences", OCCURRENCE_COLUMNS, occurrenceChunks(), "binary");
+        while (captureTuples.size < batchBytes && namedSize < batchBytes && !runFull()) {
+          const next = await lines.next();
+          if (next.done) {
+            inputDone = true;
+            break;
+          }
+          const { n, text } = next.value;
+          if (text.trim() === "") continue;
+          const record = parseLine(n, text);
+          counts.rows++;
+          if ((counts.rows & 8191) === 0 && performance.now() - lastReport >= 1000) {
+            lastReport = performance.now();
+            report();
+          }
+          switch (record.type) {
+            case "occurrence":
+              writeOccurrence(occurrenceTuples, n, record, seq, stations, brands);
+              counts.occurrences++;
+              if (occurrenceTuples.size >= COPY_CHUNK) {
+                runBytes += occurrenceTuples.size;
+                yield occurrenceTuples.take();
+              }
+              break;
+            case "capture":
+              writeCapture(captureTuples, n, record, seq, stations);
+              counts.captures++;
+              break;
+            case "station":
+            case "brand": {
+              const id = idField(n, record, "id");
+              (record.type === "station" ? stations : brands).add(id);
+              counts[record.type]++;
+              const line = `${record.type}\t${n}\t${id}\t${copyText(nameField(n, record))}\n`;
+              named.push(line);
+              namedSize += line.length;
+              break;
+            }
+            default:
+              fail(n, "type", "a snapshot line may only be the first line");
+          }
+        }
+        if (occurrenceTuples.size) yield occurrenceTuples.take();
+      } catch (err) {
+        if (err instanceof ImportError) failure = err;
+        throw err;
+      }
+    }
+
+    while (!inputDone) {
+      try {
+        await copyIn("ads_occurrences", OCCURRENCE_COLUMNS, occurrenceRun(), "binary");
       } catch (err) {
         throw failure ?? await duplicateError(err, "occurrence", options.reread);
       }
       if (failure) throw failure;
-      // Before the names: a new or renamed station or brand renews the data version, whose
-      // trigger takes this lock; taken first here, as an approval takes it, so the two queue
-      // instead of deadlocking. An import without station or brand lines leaves them free.
-      if (stationSpill.count || brandSpill.count) await lockAdsData(tx);
-      await upsertNamed(tx, copyIn, "ads_stations", stationSpill.chunks());
-      await upsertNamed(tx, copyIn, "ads_brands", brandSpill.chunks());
-      try {
-        await copyIn(
-          "ads_captures",
-          ["id", "snapshot_seq", "station_id", "started_at", "ended_at"],
-          captureSpill.chunks(),
-        );
-      } catch (err) {
-        throw await duplicateError(err, "capture", options.reread);
+      if (captureTuples.size >= batchBytes || (inputDone && captureTuples.size)) {
+        try {
+          await copyIn("ads_captures", CAPTURE_COLUMNS, once(captureTuples.take()), "binary");
+        } catch (err) {
+          throw await duplicateError(err, "capture", options.reread);
+        }
       }
-      await tx`
-        update ads_snapshots
-           set occurrences = ${occurrences}, captures = ${captureSpill.count}
-         where seq = ${seq}`;
-      if (options.approve) await approveSeq(tx, seq);
-      report();
-      return {
-        snapshotId,
-        occurrences,
-        captures: captureSpill.count,
-        stations: stationSpill.count,
-        brands: brandSpill.count,
-        seconds: (performance.now() - started) / 1000,
-        approved: options.approve,
-      };
-    });
-  } finally {
-    await Promise.all([stationSpill.remove(), brandSpill.remove(), captureSpill.remove()]);
-  }
+      if (namedSize >= batchBytes || (inputDone && namedSize)) {
+        await copyIn("ads_import_named", NAMED_COLUMNS, once(named.join("")));
+        named = [];
+        namedSize = 0;
+      }
+    }
+    // Before the names: a new or renamed station or brand renews the data version, whose
+    // trigger takes this lock; taken first here, as an approval takes it, so the two queue
+    // instead of deadlocking. An import without station or brand lines leaves them free.
+    if (counts.station || counts.brand) await lockAdsData(tx);
+    if (counts.station) await upsertNamed(tx, "station");
+    if (counts.brand) await upsertNamed(tx, "brand");
+    await tx`
+      update ads_snapshots
+         set occurrences = ${counts.occurrences}, captures = ${counts.captures}
+       where seq = ${seq}`;
+    if (options.approve) await approveSeq(tx, seq);
+    report();
+    return {
+      snapshotId,
+      occurrences: counts.occurrences,
+      captures: counts.captures,
+      stations: counts.station,
+      brands: counts.brand,
+      seconds: (performance.now() - started) / 1000,
+      approved: options.approve,
+    };
+  });
+}
+
+const NAMED_COLUMNS = ["kind", "line", "id", "name"];
+const CAPTURE_COLUMNS = ["id", "snapshot_seq", "station_id", "started_at", "ended_at"];
+
+async function* once<T>(value: T): AsyncGenerator<T> {
+  yield value;
 }
 
 const OCCURRENCE_COLUMNS = [
@@ -396,21 +372,37 @@ function writeOccurrence(
   out.textArray(sorted);
 }
 
-/** Stations and brands: the last name given in the file wins over an earlier or stored one. */
-async function upsertNamed(
-  tx: Sql,
-  copyIn: CopyIn,
-  table: "ads_stations" | "ads_brands",
-  chunks: AsyncIterable<string>,
-) {
-  await tx`create temp table ads_import_named (line int, id text, name text) on commit drop`;
-  await copyIn("ads_import_named", ["line", "id", "name"], chunks);
-  const target = table === "ads_stations" ? frag`ads_stations` : frag`ads_brands`;
-  const named =
-    frag`(select distinct on (id) id, name from ads_import_named order by id, line desc)`;
+/** Checks a capture line and writes it as a binary COPY tuple (CAPTURE_COLUMNS); its length in ms. */
+function writeCapture(
+  out: ReturnType<typeof tupleWriter>,
+  n: number,
+  record: Record<string, unknown>,
+  seq: number,
+  stations: Set<string>,
+): void {
+  const id = idField(n, record, "id");
+  const station = idField(n, record, "station_id");
+  if (!stations.has(station)) {
+    fail(n, "station_id", `station ${station} is not defined before this line`);
+  }
+  const from = timeField(n, record, "started_at");
+  const to = timeField(n, record, "ended_at");
+  if (microsBetween(from, to) <= 0) fail(n, "ended_at", "must be after started_at");
+  out.tuple(CAPTURE_COLUMNS.length);
+  out.text(id);
+  out.int4(seq);
+  out.text(station);
+  out.timestamptz(from.ms, from.micros);
+  out.timestamptz(to.ms, to.micros);
+}
+
+/** Stations or brands: the last name given in the file wins over an earlier or stored one. */
+async function upsertNamed(tx: Sql, kind: "station" | "brand") {
+  const target = kind === "station" ? frag`ads_stations` : frag`ads_brands`;
+  const named = frag`(select distinct on (id) id, name from ads_import_named
+                       where kind = ${kind} order by id, line desc)`;
   await tx`insert into ${target} (id, name) select id, name from ${named} n
            on conflict (id) do update set name = excluded.name`;
-  await tx`drop table ads_import_named`;
 }
 
 /**

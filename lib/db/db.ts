@@ -89,7 +89,7 @@ export interface Sql {
 }
 
 /**
- * Streams rows into a table with COPY. Text format: each chunk holds whole lines,
+ * Loads rows into a table with one COPY statement, none without rows. Text format: each chunk holds whole lines,
  * tab-separated, newline-terminated, with `\\`, tab and newline escaped. Binary format: each
  * chunk holds whole tuples (lib/db/copy_binary.ts); the loader adds the header and trailer. The
  * table and column names are constants of the caller, quoted as identifiers here; rows never
@@ -130,8 +130,14 @@ export interface Db {
   begin<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
   close(): Promise<void>;
   /**
+   * Per pool, the statements and transactions under way now (counted here: neither driver
+   * tells) and the connections it may open; for metrics. Work beyond the connections waits.
+   */
+  pools(): { pool: string; busy: number; max: number }[];
+  /**
    * Like begin, with a bulk loader bound to the same transaction: COPY FROM STDIN on
-   * PostgreSQL, COPY from batched in-memory blobs on PGlite. Used by `admin import`.
+   * PostgreSQL, streamed; COPY from an in-memory blob on PGlite, so each call's data is held
+   * whole there (callers load in bounded batches). Used by `admin import`.
    */
   beginBulk<T>(fn: (tx: Sql, copyIn: CopyIn) => Promise<T>): Promise<T>;
   /** The underlying client, for backend-specific bulk paths (COPY); everything else uses sql. */
@@ -174,6 +180,17 @@ async function* framedBinary(
   yield COPY_BINARY_HEADER;
   yield* chunks;
   yield COPY_BINARY_TRAILER;
+}
+
+/** The same chunks, or null when there are none: a COPY of no rows is not sent. */
+async function nonEmpty<T>(chunks: AsyncIterable<T>): Promise<AsyncIterable<T> | null> {
+  const rest = chunks[Symbol.asyncIterator]();
+  const first = await rest.next();
+  if (first.done) return null;
+  return (async function* () {
+    yield first.value;
+    for (let next = await rest.next(); !next.done; next = await rest.next()) yield next.value;
+  })();
 }
 
 function rethrow(err: unknown): never {
@@ -246,9 +263,25 @@ function openPostgres(url: string, max: number): Db {
     connection: { plan_cache_mode: "force_generic_plan" },
     // deno-lint-ignore no-explicit-any
   } as any);
-  const bind = (conn: postgres.Sql): Sql => {
+  const busy = { main: 0, kept: 0 };
+  /** Counts the work under way on a pool while it runs. */
+  const counted = async <T>(pool: keyof typeof busy, work: () => Promise<T>): Promise<T> => {
+    busy[pool]++;
+    try {
+      return await work();
+    } finally {
+      busy[pool]--;
+    }
+  };
+  // A transaction's statements run on its one connection, counted once with the transaction.
+  const bind = (conn: postgres.Sql, pool?: keyof typeof busy): Sql => {
     // deno-lint-ignore no-explicit-any
     const query = async (strings: TemplateStringsArray, ...values: unknown[]): Promise<any[]> => {
+      if (pool) return await counted(pool, () => bound(strings, ...values));
+      return await bound(strings, ...values);
+    };
+    // deno-lint-ignore no-explicit-any
+    const bound = async (strings: TemplateStringsArray, ...values: unknown[]): Promise<any[]> => {
       const { text, params } = compile(strings, values);
       try {
         // unsafe() is the entry point that takes prepared $n text; the parameters stay
@@ -271,16 +304,20 @@ function openPostgres(url: string, max: number): Db {
   };
   return {
     kind: "postgres",
-    sql: bind(client),
-    keptPlans: bind(keptPlans),
+    sql: bind(client, "main"),
+    keptPlans: bind(keptPlans, "kept"),
     async begin(fn) {
       try {
         // deno-lint-ignore no-explicit-any
-        return await client.begin((tx) => fn(bind(tx as any))) as any;
+        return await counted("main", () => client.begin((tx) => fn(bind(tx as any)))) as any;
       } catch (err) {
         rethrow(err);
       }
     },
+    pools: () => [
+      { pool: "main", busy: busy.main, max },
+      { pool: "kept", busy: busy.kept, max },
+    ],
     async close() {
       await Promise.all([client.end({ timeout: 5 }), keptPlans.end({ timeout: 5 })]);
     },
@@ -288,7 +325,9 @@ function openPostgres(url: string, max: number): Db {
       try {
         // deno-lint-ignore no-explicit-any
         return await client.begin((tx: any) => {
-          const copyIn: CopyInEither = async (table, columns, chunks, format) => {
+          const copyIn: CopyInEither = async (table, columns, all, format) => {
+            const chunks = await nonEmpty(all);
+            if (!chunks) return;
             const writable = await (format === "binary"
               ? tx`copy ${tx(table)} (${tx(columns)}) from stdin with (format binary)`
               : tx`copy ${tx(table)} (${tx(columns)}) from stdin`).writable();
@@ -334,11 +373,22 @@ async function openPglite(dataDir: string): Promise<Db> {
     query(text: string, params: any[]): Promise<{ rows: any[] }>;
     exec(script: string): Promise<unknown>;
   }
-  const bind = (conn: PgliteConn): Sql =>
+  // One connection: every statement and transaction outside a transaction counts as its work.
+  let busy = 0;
+  const counted = async <T>(work: () => Promise<T>): Promise<T> => {
+    busy++;
+    try {
+      return await work();
+    } finally {
+      busy--;
+    }
+  };
+  const bind = (conn: PgliteConn, count = false): Sql =>
     Object.assign(
       // deno-lint-ignore no-explicit-any
       async (strings: TemplateStringsArray, ...values: unknown[]): Promise<any[]> => {
         const { text, params } = compile(strings, values);
+        if (count) return (await counted(() => conn.query(text, params))).rows;
         return (await conn.query(text, params)).rows;
       },
       {
@@ -349,10 +399,11 @@ async function openPglite(dataDir: string): Promise<Db> {
     ) as Sql;
   return {
     kind: "pglite",
-    sql: bind(pg),
-    keptPlans: bind(pg),
+    sql: bind(pg, true),
+    keptPlans: bind(pg, true),
     // PGlite is one connection; its transaction() holds a lock so nothing interleaves.
-    begin: (fn) => pg.transaction((tx) => fn(bind(tx))),
+    begin: (fn) => counted(() => pg.transaction((tx) => fn(bind(tx)))),
+    pools: () => [{ pool: "main", busy, max: 1 }],
     async close() {
       await pg.close();
       lock?.close();
@@ -363,24 +414,12 @@ async function openPglite(dataDir: string): Promise<Db> {
           const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
           const text = `copy ${quote(table)} (${columns.map(quote).join(", ")}) from '/dev/blob'` +
             (format === "binary" ? " with (format binary)" : "");
-          // PGlite reads COPY input from a blob: send it in batches of about 4 MB, each one a
-          // whole COPY stream.
-          let batch: BlobPart[] = [];
-          let size = 0;
-          const flush = async () => {
-            const parts = format === "binary"
-              ? [COPY_BINARY_HEADER, ...batch, COPY_BINARY_TRAILER]
-              : batch;
-            if (batch.length) await tx.query(text, [], { blob: new Blob(parts) });
-            batch = [];
-            size = 0;
-          };
-          for await (const chunk of chunks) {
-            batch.push(chunk);
-            size += chunk.length;
-            if (size >= 4_000_000) await flush();
-          }
-          await flush();
+          // PGlite reads COPY input from one blob: the statement's data is held whole.
+          const parts: BlobPart[] = format === "binary" ? [COPY_BINARY_HEADER] : [];
+          for await (const chunk of chunks) parts.push(chunk);
+          if (parts.length === (format === "binary" ? 1 : 0)) return;
+          if (format === "binary") parts.push(COPY_BINARY_TRAILER);
+          await tx.query(text, [], { blob: new Blob(parts) });
         };
         return fn(bind(tx), copyIn as CopyIn);
       }),

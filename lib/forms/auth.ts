@@ -203,6 +203,9 @@ async function authenticateUser(ctx: RequestContext, minRole: Role): Promise<Use
       message: "The token is invalid, revoked or expired; sign in again.",
     });
   }
+  ctx.caller.user_id = row.user_id;
+  ctx.caller.token_id = row.token_id;
+  if (row.workspace_id) ctx.caller.workspace_id = row.workspace_id;
   // A workspace's allowed origins vouch only for that workspace's resources. User-wide
   // routes (tokens, logout) trust the service's own origin alone: any admin can add a user
   // to a workspace whose origins they choose, and must not gain the user's tokens by it.

@@ -43,6 +43,7 @@ export async function beginLoginAttempt(
   if (row.by_email > LOGIN_FAILURES_PER_EMAIL || row.by_address > LOGIN_FAILURES_PER_ADDRESS) {
     // A refused attempt checks no password, so it is not a failure of its own.
     await forgetLoginAttempt(app, attempt);
+    app.metrics.count("onda_rate_limit_refusals_total", { limit: "login" });
     const oldest = row.oldest ?? now;
     const seconds = Math.max(
       1,

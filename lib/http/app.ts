@@ -102,6 +102,7 @@ export function createHandler<A extends AppContext>(app: A): Handler {
     const extra = new Headers();
     let route: Route | null = null;
     let failure: unknown = null;
+    const caller: Record<string, string> = {};
 
     const successor = successorOf(path);
     if (successor) {
@@ -187,6 +188,7 @@ export function createHandler<A extends AppContext>(app: A): Handler {
             traceId,
             clientAddress: clientAddress(req, info, app.config.trustProxy),
             headers: extra,
+            caller,
           };
           return await runRoute(ctx, match.params);
         }
@@ -228,7 +230,14 @@ export function createHandler<A extends AppContext>(app: A): Handler {
       status: response.status,
       duration_ms: Math.round((performance.now() - started) * 100) / 100,
       trace_id: traceId,
+      ...caller,
     };
+    app.metrics.request(
+      req.method,
+      route?.path ?? null,
+      response.status,
+      (performance.now() - started) / 1000,
+    );
     if (failure !== null && !(failure instanceof ApiError)) line.error = describeError(failure);
     app.log(line);
     if (req.method === "HEAD") {

@@ -8,6 +8,7 @@ import type { InferShape, Schema, Shape } from "./schema.ts";
 import type { LogSink } from "../log.ts";
 import { ApiError } from "../errors.ts";
 import type { SealedParts } from "./sealed.ts";
+import type { Metrics } from "./metrics.ts";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -54,6 +55,8 @@ export interface AppContext {
   routes: Route[];
   /** How long a read of the maintenance window is reused, in ms (tests use 0). */
   maintenanceCacheMs: number;
+  /** What GET /metrics reports (lib/http/metrics.ts); wings add to it by name. */
+  metrics: Metrics;
   /** Fault injection for tests (a crash right after a handler's commit); never set in production. */
   faults?: { afterIdempotentHandler?: () => void };
 }
@@ -68,6 +71,8 @@ export interface RequestContext<A extends AppContext = AppContext> {
   clientAddress: string;
   /** Headers added to whatever response this request gets, error or not (rate limits, CORS). */
   headers: Headers;
+  /** Who is calling, for the log line: ids set by the auth rule (never a secret). */
+  caller: Record<string, string>;
 }
 
 /** A request header a route reads, for the OpenAPI document. */

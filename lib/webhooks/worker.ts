@@ -11,7 +11,7 @@
 // deduplicates by event id. With healthy instances a claimed delivery is attempted by its
 // claimer only, so two instances never both send it.
 
-import { frag } from "../db/db.ts";
+import { frag, type Sql } from "../db/db.ts";
 import type { AppContext } from "../http/router.ts";
 import { checkTarget, postPinned, type Resolver, systemResolver } from "./ssrf.ts";
 import { activeSecrets, createSigner } from "./signing.ts";
@@ -424,8 +424,11 @@ export function createWebhookWorker(options: WebhookWorkerOptions = {}) {
     const start = (job: Job) => {
       busyWebhooks.set(job.webhook_id, (busyWebhooks.get(job.webhook_id) ?? 0) + 1);
       const task = send(job).then((result) => {
-        if (result) results.push(result);
-        else released.push(job.id);
+        if (result) {
+          results.push(result);
+          const outcome = result.status === "pending" ? "retry_scheduled" : result.status;
+          app.metrics.count("onda_webhook_deliveries_total", { outcome });
+        } else released.push(job.id);
       }, (err) => {
         released.push(job.id);
         app.log({ level: "error", worker: "webhooks", delivery_id: job.id, error: String(err) });
@@ -526,6 +529,14 @@ export function createWebhookWorker(options: WebhookWorkerOptions = {}) {
       }
     }
   };
+}
+
+/** Webhook work waiting: committed events not fanned out yet, and deliveries still pending. */
+export async function webhookQueueDepth(sql: Sql): Promise<{ events: number; deliveries: number }> {
+  const [row] = await sql<{ events: number; deliveries: number }>`
+    select (select count(*) from outbox_events where dispatched_at is null)::int8 as events,
+           (select count(*) from webhook_deliveries where status = 'pending')::int8 as deliveries`;
+  return row;
 }
 
 /** The worker main.ts starts (lib/workers.ts). */

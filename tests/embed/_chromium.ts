@@ -1,7 +1,31 @@
 // Drives Debian's headless Chromium over the DevTools protocol (no npm dependency): launch,
 // open a page, evaluate script, click and type with real input events, take screenshots.
+// Without Chromium its tests are skipped with one line saying how to install it, except where
+// ONDA_REQUIRE_BROWSER=1 (CI, .ci/run), where a missing browser fails them.
 
-export const CHROMIUM = "/usr/bin/chromium";
+/** Debian's chromium, or the browser ONDA_CHROMIUM names. */
+export const CHROMIUM = Deno.env.get("ONDA_CHROMIUM") || "/usr/bin/chromium";
+
+function installed(path: string): boolean {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
+}
+
+const skipped = !installed(CHROMIUM) && Deno.env.get("ONDA_REQUIRE_BROWSER") !== "1";
+if (skipped) {
+  console.log(
+    `browser tests skipped: ${CHROMIUM} is missing; install it with ` +
+      "`apt-get install -y chromium` (or set ONDA_CHROMIUM to a Chromium binary)",
+  );
+}
+
+/** A test that drives Chromium: skipped (ignored) where it is missing, unless CI requires it. */
+export function browserTest(name: string, fn: () => Promise<void>) {
+  Deno.test({ name, fn, ignore: skipped, sanitizeOps: false, sanitizeResources: false });
+}
 
 export interface Page {
   /** Evaluates an expression in the page (awaiting promises) and returns its JSON value. */

@@ -3,7 +3,7 @@
 // and the database holds exactly one complete session. Screenshots go to tests/artifacts/.
 
 import assert from "node:assert/strict";
-import { launchChromium } from "./_chromium.ts";
+import { browserTest, launchChromium } from "./_chromium.ts";
 import { publishedQuestionnaire, registerUser } from "../forms/_forms.ts";
 import { startTestService, test } from "../_server.ts";
 import { EVERY_TYPE } from "../forms/_workspace.ts";
@@ -12,133 +12,141 @@ const ARTIFACTS = new URL("../artifacts/", import.meta.url).pathname;
 
 const service = await startTestService();
 
-test("embed: a visitor completes every question type once, despite errors and double clicks", async () => {
-  const owner = await registerUser(service);
-  const form = await publishedQuestionnaire(service, owner, EVERY_TYPE);
-  // The host page lives on another origin than the API, as on a customer's site.
-  const host = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
-    () =>
-      new Response(
-        `<!doctype html><html><head><meta charset="utf-8"><title>Host</title></head><body>
+browserTest(
+  "embed: a visitor completes every question type once, despite errors and double clicks",
+  async () => {
+    const owner = await registerUser(service);
+    const form = await publishedQuestionnaire(service, owner, EVERY_TYPE);
+    // The host page lives on another origin than the API, as on a customer's site.
+    const host = Deno.serve(
+      { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+      () =>
+        new Response(
+          `<!doctype html><html><head><meta charset="utf-8"><title>Host</title></head><body>
 <h1>A customer's page</h1>
 <script src="${service.url}/embed.js" data-form="${form.slug}"></script>
 <p>After the form.</p></body></html>`,
-        { headers: { "content-type": "text/html; charset=utf-8" } },
-      ),
-  );
-  await Deno.mkdir(ARTIFACTS, { recursive: true });
-  const browser = await launchChromium();
-  try {
-    const page = await browser.open(`http://127.0.0.1:${host.addr.port}/`);
-    const root = `document.querySelector("[data-onda-form]").shadowRoot`;
-    const q = (selector: string) => `${root}.querySelector(${JSON.stringify(selector)})`;
-
-    // Rendered in place: right after the script tag, before the following paragraph.
-    assert.equal(
-      await page.waitFor(`document.querySelector("[data-onda-form]")?.nextElementSibling?.tagName`),
-      "P",
+          { headers: { "content-type": "text/html; charset=utf-8" } },
+        ),
     );
-    assert.equal(await page.waitFor(`${q("h2")}?.textContent`), "Feedback");
+    await Deno.mkdir(ARTIFACTS, { recursive: true });
+    const browser = await launchChromium();
+    try {
+      const page = await browser.open(`http://127.0.0.1:${host.addr.port}/`);
+      const root = `document.querySelector("[data-onda-form]").shadowRoot`;
+      const q = (selector: string) => `${root}.querySelector(${JSON.stringify(selector)})`;
 
-    // An empty name: the service's message appears next to the name field.
-    await page.type(q("input[name=email]"), "ana@example.com");
-    await page.click(q("button[data-action=start]"));
-    const nameError = await page.waitFor<string>(`${q("[data-field=name]")}.textContent`);
-    assert.match(nameError, /name/);
+      // Rendered in place: right after the script tag, before the following paragraph.
+      assert.equal(
+        await page.waitFor(
+          `document.querySelector("[data-onda-form]")?.nextElementSibling?.tagName`,
+        ),
+        "P",
+      );
+      assert.equal(await page.waitFor(`${q("h2")}?.textContent`), "Feedback");
 
-    await page.type(q("input[name=name]"), "Ana Souza");
-    await page.click(q("button[data-action=start]"), 2);
+      // An empty name: the service's message appears next to the name field.
+      await page.type(q("input[name=email]"), "ana@example.com");
+      await page.click(q("button[data-action=start]"));
+      const nameError = await page.waitFor<string>(`${q("[data-field=name]")}.textContent`);
+      assert.match(nameError, /name/);
 
-    for (const question of form.questions) {
-      await page.waitFor(`${q("form")}?.dataset.questionId === "${question.id}"`);
-      const progress = await page.evaluate<string>(`${q("[role=progressbar]")}.ariaValueNow`);
-      assert.equal(progress, String(form.questions.indexOf(question)));
-      const input = `input[name=q${question.id}]`;
-      switch (question.type) {
-        case "text":
-          await page.type(q(input), 'Faster exports, please, and "dark mode"');
-          break;
-        case "email": {
-          await page.type(q(input), "not-an-e-mail");
-          await page.click(q("button[data-action=answer]"));
-          const message = await page.waitFor<string>(
-            `${q("[data-field=answerText]")}.textContent`,
-          );
-          assert.match(message, /e-mail/i, "the service's validation message is shown");
-          await page.screenshot(`${ARTIFACTS}embed_validation_error.png`);
-          await page.evaluate(`${q(input)}.value = ""`);
-          await page.type(q(input), "ana.souza@example.com");
-          break;
+      await page.type(q("input[name=name]"), "Ana Souza");
+      await page.click(q("button[data-action=start]"), 2);
+
+      for (const question of form.questions) {
+        await page.waitFor(`${q("form")}?.dataset.questionId === "${question.id}"`);
+        const progress = await page.evaluate<string>(`${q("[role=progressbar]")}.ariaValueNow`);
+        assert.equal(progress, String(form.questions.indexOf(question)));
+        const input = `input[name=q${question.id}]`;
+        switch (question.type) {
+          case "text":
+            await page.type(q(input), 'Faster exports, please, and "dark mode"');
+            break;
+          case "email": {
+            await page.type(q(input), "not-an-e-mail");
+            await page.click(q("button[data-action=answer]"));
+            const message = await page.waitFor<string>(
+              `${q("[data-field=answerText]")}.textContent`,
+            );
+            assert.match(message, /e-mail/i, "the service's validation message is shown");
+            await page.screenshot(`${ARTIFACTS}embed_validation_error.png`);
+            await page.evaluate(`${q(input)}.value = ""`);
+            await page.type(q(input), "ana.souza@example.com");
+            break;
+          }
+          case "number":
+            await page.type(q(input), "12");
+            break;
+          case "choice":
+            await page.click(`${q(`${input}[value="Pro"]`)}.parentElement`);
+            break;
+          case "rating":
+            await page.click(`${q(`${input}[value="4"]`)}.parentElement`);
+            break;
         }
-        case "number":
-          await page.type(q(input), "12");
-          break;
-        case "choice":
-          await page.click(`${q(`${input}[value="Pro"]`)}.parentElement`);
-          break;
-        case "rating":
-          await page.click(`${q(`${input}[value="4"]`)}.parentElement`);
-          break;
+        const last = question === form.questions[form.questions.length - 1];
+        await page.click(q("button[data-action=answer]"), last ? 2 : 1);
       }
-      const last = question === form.questions[form.questions.length - 1];
-      await page.click(q("button[data-action=answer]"), last ? 2 : 1);
+
+      const done = await page.waitFor<string>(`${q("[role=status]")}?.textContent`);
+      assert.match(done, /Thank you/);
+      assert.equal(
+        await page.evaluate(`${q("[role=progressbar]")}.ariaValueNow`),
+        String(form.questions.length),
+      );
+      await page.screenshot(`${ARTIFACTS}embed_completed.png`);
+      assert.deepEqual(page.console.filter((line) => line.startsWith("exception")), []);
+    } finally {
+      await browser.close();
+      await host.shutdown();
     }
 
-    const done = await page.waitFor<string>(`${q("[role=status]")}?.textContent`);
-    assert.match(done, /Thank you/);
-    assert.equal(
-      await page.evaluate(`${q("[role=progressbar]")}.ariaValueNow`),
-      String(form.questions.length),
-    );
-    await page.screenshot(`${ARTIFACTS}embed_completed.png`);
-    assert.deepEqual(page.console.filter((line) => line.startsWith("exception")), []);
-  } finally {
-    await browser.close();
-    await host.shutdown();
-  }
-
-  const sessions = await service.db.sql<
-    { id: number; name: string; email: string; completed_at: Date | null; answered: number }
-  >`select id, name, email, completed_at, answered from sessions
+    const sessions = await service.db.sql<
+      { id: number; name: string; email: string; completed_at: Date | null; answered: number }
+    >`select id, name, email, completed_at, answered from sessions
     where questionnaire_id = ${form.id}`;
-  assert.equal(sessions.length, 1, "exactly one session despite the double click");
-  assert.equal(sessions[0].name, "Ana Souza");
-  assert.equal(sessions[0].email, "ana@example.com");
-  assert.ok(sessions[0].completed_at, "the session is complete");
-  const answers = await service.db.sql<{ question_id: number; answer: string }>`
+    assert.equal(sessions.length, 1, "exactly one session despite the double click");
+    assert.equal(sessions[0].name, "Ana Souza");
+    assert.equal(sessions[0].email, "ana@example.com");
+    assert.ok(sessions[0].completed_at, "the session is complete");
+    const answers = await service.db.sql<{ question_id: number; answer: string }>`
     select question_id, answer from answers where session_id = ${sessions[0].id}
     order by question_id`;
-  const byType = Object.fromEntries(
-    answers.map((a) => [form.questions.find((q) => q.id === a.question_id)!.type, a.answer]),
-  );
-  assert.deepEqual(byType, {
-    text: 'Faster exports, please, and "dark mode"',
-    email: "ana.souza@example.com",
-    number: "12",
-    choice: "Pro",
-    rating: "4",
-  });
-  // Every POST of the script carried an Idempotency-Key (the service keeps one row per key).
-  const [keys] = await service.db.sql<{ n: number }>`
+    const byType = Object.fromEntries(
+      answers.map((a) => [form.questions.find((q) => q.id === a.question_id)!.type, a.answer]),
+    );
+    assert.deepEqual(byType, {
+      text: 'Faster exports, please, and "dark mode"',
+      email: "ana.souza@example.com",
+      number: "12",
+      choice: "Pro",
+      rating: "4",
+    });
+    // Every POST of the script carried an Idempotency-Key (the service keeps one row per key).
+    const [keys] = await service.db.sql<{ n: number }>`
     select count(*)::int as n from idempotency_keys where route like 'POST /api/v1/public/%'`;
-  assert.ok(keys.n >= 7, `expected a key per logical POST, found ${keys.n}`);
-});
+    assert.ok(keys.n >= 7, `expected a key per logical POST, found ${keys.n}`);
+  },
+);
 
-test("embed: the /try page renders the questionnaire in a browser under its own CSP", async () => {
-  const owner = await registerUser(service);
-  const form = await publishedQuestionnaire(service, owner, EVERY_TYPE);
-  const browser = await launchChromium();
-  try {
-    const page = await browser.open(`${service.url}/try/${form.slug}`);
-    const root = `document.querySelector("[data-onda-form]").shadowRoot`;
-    assert.equal(await page.waitFor(`${root}?.querySelector("h2")?.textContent`), "Feedback");
-    assert.ok(await page.evaluate(`${root}.querySelector("input[name=email]") !== null`));
-    assert.deepEqual(page.console.filter((l) => /exception|Content Security Policy/.test(l)), []);
-  } finally {
-    await browser.close();
-  }
-});
+browserTest(
+  "embed: the /try page renders the questionnaire in a browser under its own CSP",
+  async () => {
+    const owner = await registerUser(service);
+    const form = await publishedQuestionnaire(service, owner, EVERY_TYPE);
+    const browser = await launchChromium();
+    try {
+      const page = await browser.open(`${service.url}/try/${form.slug}`);
+      const root = `document.querySelector("[data-onda-form]").shadowRoot`;
+      assert.equal(await page.waitFor(`${root}?.querySelector("h2")?.textContent`), "Feedback");
+      assert.ok(await page.evaluate(`${root}.querySelector("input[name=email]") !== null`));
+      assert.deepEqual(page.console.filter((l) => /exception|Content Security Policy/.test(l)), []);
+    } finally {
+      await browser.close();
+    }
+  },
+);
 
 test("embed: /embed.js is JavaScript with caching headers, an ETag and CORS *", async () => {
   const res = await service.fetch("/embed.js", { headers: { origin: "https://shop.example" } });

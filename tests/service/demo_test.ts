@@ -1,6 +1,6 @@
-// `deno task demo`: run twice with the task's own permissions into a fresh embedded database,
-// then the service started on it answers the README's "try it" requests with the printed key
-// and login, and nothing was loaded twice.
+// `deno task demo`: run twice, as the task itself, into a fresh embedded database in a DATA_DIR
+// other than ./data; then `deno task start` on it answers the README's "try it" requests with the
+// printed key and login, and nothing was loaded twice.
 
 import assert from "node:assert/strict";
 import { DEMO_EMAIL, DEMO_PASSWORD, DEMO_SLUG } from "../../lib/demo.ts";
@@ -8,29 +8,22 @@ import { freshDatabase, test } from "../_server.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
 
-/** A task's `deno run` flags from deno.json, with ./data pointed at `dataDir`. */
-async function taskArgs(task: string, dataDir: string): Promise<string[]> {
-  const config = JSON.parse(await Deno.readTextFile(`${ROOT}/deno.json`));
-  const words: string[] = config.tasks[task].split(/\s+/);
-  assert.deepEqual(words.slice(0, 2), ["deno", "run"]);
-  return words.slice(2).map((word) =>
-    word.startsWith("--allow-read=") || word.startsWith("--allow-write=")
-      ? word.replace("./data", dataDir).replace("./node_modules", `${ROOT}/node_modules`)
-      : word.endsWith(".ts")
-      ? `${ROOT}/${word}`
-      : word
-  );
+/** The environment of a task run: DATA_DIR and the rest as given, and what `deno task` needs. */
+function taskEnv(env: Record<string, string>): Record<string, string> {
+  const keep = ["HOME", "PATH", "DENO_DIR"].filter((name) => Deno.env.get(name) !== undefined);
+  return { ...Object.fromEntries(keep.map((name) => [name, Deno.env.get(name)!])), ...env };
 }
 
 async function runDemo(dataDir: string, port: number, databaseUrl: string | null) {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--no-prompt", ...(await taskArgs("demo", dataDir))],
+    args: ["task", "demo"],
     cwd: ROOT,
-    env: {
+    env: taskEnv({
       DATA_DIR: dataDir,
       PORT: String(port),
+      NO_COLOR: "1",
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-    },
+    }),
     clearEnv: true,
     stdout: "piped",
     stderr: "piped",
@@ -81,15 +74,15 @@ test("demo: loads once, is safe to re-run, and the printed key and login work", 
     assert.notEqual(second.key, first.key, "a fresh key on every run");
 
     const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "--no-prompt", ...(await taskArgs("start", dataDir))],
+      args: ["task", "start"],
       cwd: ROOT,
-      env: {
+      env: taskEnv({
         DATA_DIR: dataDir,
         PORT: String(port),
         HOST: "127.0.0.1",
         WEBHOOK_WORKER: "0",
         ...(database.url ? { DATABASE_URL: database.url } : {}),
-      },
+      }),
       clearEnv: true,
       stdout: "null",
       stderr: "null",

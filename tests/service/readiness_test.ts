@@ -13,7 +13,8 @@ const PGLITE_DIR = `${ROOT}/node_modules/.deno/@electric-sql+pglite@0.3.15`;
 async function startFlags(dataDir: string): Promise<string[]> {
   const config = JSON.parse(await Deno.readTextFile(`${ROOT}/deno.json`));
   const start: string = config.tasks.start;
-  const args = start.split(/\s+/).slice(2, -1); // drop "deno run" and "main.ts"
+  // Drop "deno run", "main.ts" and the data directory's flags (given below).
+  const args = start.replace(/\$\([^)]*\)/, "").split(/\s+/).filter(Boolean).slice(2, -1);
   assert.ok(args.some((a) => a.startsWith("--allow-env=")), "start task lists its env vars");
   return [
     "--no-prompt",

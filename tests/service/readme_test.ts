@@ -25,3 +25,50 @@ test("readme: the first screen shows the two setup commands", () => {
   assert.match(firstScreen, /npx -y deno@2\.9\.6 task start/);
   assert.match(firstScreen, /npx -y deno@2\.9\.6 task test/);
 });
+
+/** The README's "Try it" block, run by sh with stand-ins for npx and curl that log each call. */
+async function tryIt(demoKey: string): Promise<{ code: number; calls: string[]; stderr: string }> {
+  const block = /## Try it\n\n```sh\n([\s\S]*?)```/.exec(readme)![1];
+  const bin = await Deno.makeTempDir({ prefix: "onda_tryit_" });
+  try {
+    const log = `${bin}/calls`;
+    await Deno.writeTextFile(
+      `${bin}/npx`,
+      `#!/bin/sh\necho "npx $*" >> ${log}\n` +
+        `case "$*" in *"task demo"*) [ -n "${demoKey}" ] && echo "${demoKey}";; esac\n` +
+        `case "$*" in *"task demo"*) [ -n "${demoKey}" ] || exit 1;; esac\nexit 0\n`,
+    );
+    await Deno.writeTextFile(`${bin}/curl`, `#!/bin/sh\necho "curl $*" >> ${log}\necho '{}'\n`);
+    await Deno.chmod(`${bin}/npx`, 0o755);
+    await Deno.chmod(`${bin}/curl`, 0o755);
+    const output = await new Deno.Command("sh", {
+      args: ["-c", block],
+      cwd: bin,
+      env: { PATH: `${bin}:/usr/bin:/bin` },
+      clearEnv: true,
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    const calls = (await Deno.readTextFile(log).catch(() => "")).trim().split("\n").filter(Boolean);
+    return { code: output.code, calls, stderr: new TextDecoder().decode(output.stderr) };
+  } finally {
+    await Deno.remove(bin, { recursive: true });
+  }
+}
+
+test("readme: Try it stops when the demo printed no key", async () => {
+  const run = await tryIt("");
+  assert.notEqual(run.code, 0);
+  assert.match(run.stderr, /deno task demo printed no key/);
+  assert.deepEqual(run.calls, ["npx -y deno@2.9.6 task demo"], "nothing after the demo runs");
+});
+
+test("readme: Try it waits for /status before its first request", async () => {
+  const run = await tryIt("onda_ads_" + "k".repeat(43));
+  assert.equal(run.code, 0, run.stderr);
+  const curls = run.calls.filter((call) => call.startsWith("curl "));
+  assert.ok(run.calls.includes("npx -y deno@2.9.6 task start"));
+  assert.match(curls[0], /--retry-connrefused .*http:\/\/localhost:8080\/status$/);
+  assert.ok(curls.length > 1, "requests follow the wait");
+  assert.ok(curls.slice(1).every((call) => !call.endsWith("/status")));
+});

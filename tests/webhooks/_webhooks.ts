@@ -51,7 +51,7 @@ export function startReceiver(
   return {
     url: `http://127.0.0.1:${server.addr.port}/hook`,
     received,
-    async waitFor(check, timeoutMs = 10_000) {
+    async waitFor(check, timeoutMs = 60_000) {
       const deadline = performance.now() + timeoutMs;
       while (!check(received)) {
         if (performance.now() > deadline) {

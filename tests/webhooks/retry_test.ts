@@ -1,7 +1,9 @@
 // Webhook retries: failed attempts (5xx, timeout, 429/503 with Retry-After, redirect) are retried
 // on the WEBHOOK_RETRY_DELAYS schedule, the log shows every attempt, the last failure is
-// final, and 410 disables the webhook. Short delays (0.2 s, 0.4 s) and a 0.3 s attempt
-// timeout keep the file fast; the worker is the real one, started here with that timeout.
+// final, and 410 disables the webhook. Short delays (0.2 s, 0.4 s) keep the file fast; the
+// worker is the real one. Nothing here depends on the machine's speed: receivers answer at once
+// or never (the attempt timeout, 5 s, is far beyond any answer at once), and waits are bounded
+// only to end a failing test.
 
 import assert from "node:assert/strict";
 import { startSession } from "../forms/_forms.ts";
@@ -16,12 +18,16 @@ import { loadConfig } from "../../lib/config.ts";
 
 const service = await startTestService({ env: { WEBHOOK_RETRY_DELAYS: "0.2,0.4" } });
 const stopWorker = new AbortController();
-const worker = createWebhookWorker({ timeoutMs: 300 })(service.app, stopWorker.signal);
+const ATTEMPT_TIMEOUT_MS = 5000;
+const worker = createWebhookWorker({ timeoutMs: ATTEMPT_TIMEOUT_MS })(
+  service.app,
+  stopWorker.signal,
+);
 
 type Hooked = Awaited<ReturnType<typeof hookedWorkspace>>;
 
 async function waitForLog(hooked: Hooked, check: (log: DeliveryLog[]) => boolean) {
-  const deadline = performance.now() + 10_000;
+  const deadline = performance.now() + 60_000;
   for (;;) {
     const log = await deliveryLog(service, hooked);
     if (check(log)) return log;
@@ -64,10 +70,11 @@ test("retry: 500s are retried on schedule with the same event id and body; the l
     assert.equal(delivery.attempt_log[0].error, "The receiver answered HTTP 500.");
     assert.equal(delivery.next_attempt_at, null);
     assert.equal(receiver.received.length, 3);
-    // Schedule 0.2 s then 0.4 s, ±10 % jitter, plus at most a poll interval and overhead.
+    // Schedule 0.2 s then 0.4 s, ±10 % jitter, plus a poll interval and however slow the
+    // machine is: never sooner.
     const [first, second] = gaps(receiver.received.map((r) => r.at));
-    assert.ok(first >= 0.18 && first < 1.5, `first retry after ${first} s`);
-    assert.ok(second >= 0.36 && second < 2, `second retry after ${second} s`);
+    assert.ok(first >= 0.18, `first retry after ${first} s`);
+    assert.ok(second >= 0.36, `second retry after ${second} s`);
     for (const header of ["webhook-id", "x-service-delivery"]) {
       assert.equal(new Set(receiver.received.map((r) => r.headers.get(header))).size, 1, header);
     }
@@ -79,8 +86,10 @@ test("retry: 500s are retried on schedule with the same event id and body; the l
 });
 
 test("retry: an attempt that times out fails and is retried", async () => {
+  // The first attempt gets no answer at all until the test ends.
+  const silence = Promise.withResolvers<void>();
   const receiver = startReceiver(async (_, n) => {
-    if (n === 1) await new Promise((r) => setTimeout(r, 1500));
+    if (n === 1) await silence.promise;
     return new Response(null, { status: 204 });
   });
   try {
@@ -89,10 +98,11 @@ test("retry: an attempt that times out fails and is retried", async () => {
     const [delivery] = await waitForLog(hooked, (log) => log[0]?.status === "succeeded");
     assert.equal(delivery.attempts, 2);
     assert.deepEqual(delivery.attempt_log.map((a) => [a.response_code, a.error]), [
-      [null, "No answer within 0.3 s."],
+      [null, `No answer within ${ATTEMPT_TIMEOUT_MS / 1000} s.`],
       [204, null],
     ]);
   } finally {
+    silence.resolve();
     await receiver.close();
   }
 });
@@ -156,10 +166,11 @@ test("retry: a Retry-After sooner than the schedule does not bring the retry for
 });
 
 test("retry: Retry-After on a status other than 429/503 is not honoured; the schedule applies", async () => {
+  // Honoured, it would hold the retry for a minute, 300 times the schedule's 0.2 s.
   const { gap } = await firstRetry(() =>
-    new Response(null, { status: 500, headers: { "retry-after": "5" } })
+    new Response(null, { status: 500, headers: { "retry-after": "60" } })
   );
-  assert.ok(gap >= 0.18 && gap < 3, `retried after ${gap} s`);
+  assert.ok(gap >= 0.18 && gap < 30, `retried after ${gap} s`);
 });
 
 test("retry: after the last scheduled attempt the delivery is failed and stays in the log", async () => {

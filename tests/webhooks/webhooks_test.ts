@@ -390,7 +390,7 @@ test("webhooks: test sends a signed ping and logs it", async () => {
 async function waitForLog(
   hooked: Awaited<ReturnType<typeof hookedWorkspace>>,
   check: (log: Awaited<ReturnType<typeof deliveryLog>>) => boolean,
-  timeoutMs = 10_000,
+  timeoutMs = 60_000,
 ) {
   const deadline = performance.now() + timeoutMs;
   for (;;) {
