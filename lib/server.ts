@@ -4,6 +4,7 @@
 import { createHandler } from "./http/app.ts";
 import type { Config } from "./config.ts";
 import { type Db, openDb } from "./db/db.ts";
+import { openReadReplica } from "./db/replica.ts";
 import { within } from "./db/deadline.ts";
 import { type LogSink, stdoutLog } from "./log.ts";
 import { migrate } from "./db/migrate.ts";
@@ -57,9 +58,13 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   const db = options.db ?? await openDatabase(config);
   if (options.db) await migrate(db, migrations);
   const clock = options.clock ?? (() => new Date());
+  const replica = config.databaseReadUrl
+    ? await openReadReplica(db, config.databaseReadUrl, config.dbPoolMax)
+    : null;
   const app: ServiceApp = {
     config,
     db,
+    replica,
     clock,
     log: options.log ?? stdoutLog,
     limiter: createRateLimiter(clock),
@@ -67,7 +72,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     fetch: options.fetch ?? fetch,
     routes: options.routes ?? allRoutes,
     maintenanceCacheMs: options.maintenanceCacheMs ?? 1000,
-    ads: createAdsState(db),
+    ads: createAdsState(replica?.db ?? db),
     forms: createFormsState(db.sql),
   };
   const handler = createHandler(app);
@@ -97,6 +102,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       await within(server.shutdown(), config.shutdownTimeoutMs);
       stopWorkers.abort();
       await Promise.allSettled(running);
+      await replica?.close();
       await db.close();
     },
   };

@@ -4,8 +4,16 @@
 
 import { ApiError } from "../errors.ts";
 import type { AuthRule, RequestContext } from "../http/router.ts";
-import type { Sql } from "../db/db.ts";
-import type { LimitResult } from "../http/ratelimit.ts";
+import { empty, frag, type Sql } from "../db/db.ts";
+import {
+  addressKey,
+  countRequest,
+  countSql,
+  type LimitResult,
+  type SharedCount,
+  sharedLimits,
+  sharedResult,
+} from "../http/ratelimit.ts";
 import { applyUnresolvedWorkspaceCors, applyWorkspaceCors } from "../http/cors.ts";
 import { base64url, sha256Hex } from "../encoding.ts";
 
@@ -103,7 +111,7 @@ export function enforceLimit(ctx: RequestContext, result: LimitResult, what: str
   }
 }
 
-interface TokenRow {
+interface TokenRow extends SharedCount {
   token_id: string;
   user_id: string;
   workspace_id: string | null;
@@ -153,8 +161,14 @@ async function authenticateUser(ctx: RequestContext, minRole: Role): Promise<Use
       field: "X-Workspace-Id",
     });
   }
+  // The per-user count is made in the statement that finds the user, when the limits are
+  // shared: no round trip of its own, and only for a valid credential (a 401 does not count).
+  const limit = app.config.rateLimitUserPerMinute;
+  const now = app.clock();
+  const shared = sharedLimits(app);
   const [row] = await app.db.sql<TokenRow>`
         select t.id as token_id, t.user_id, m.workspace_id, m.role, w.allowed_origins
+               ${shared ? frag`, h.allowed, h.remaining, h.reset_ms` : empty}
         from auth_tokens t
         left join lateral (
           select workspace_id, role from memberships
@@ -163,8 +177,13 @@ async function authenticateUser(ctx: RequestContext, minRole: Role): Promise<Use
           order by created_at, workspace_id limit 1
         ) m on true
         left join workspaces w on w.id = m.workspace_id
+        ${
+    shared
+      ? frag`left join lateral ${countSql(frag`'user:' || t.user_id::text`, limit, now)} h on true`
+      : empty
+  }
         where t.digest = ${tokenDigest(found.token)} and t.revoked_at is null
-          and (t.expires_at is null or t.expires_at > ${app.clock()})`;
+          and (t.expires_at is null or t.expires_at > ${now})`;
   if (!row) {
     throw new ApiError(401, "UNAUTHENTICATED", {
       message: "The token is invalid, revoked or expired; sign in again.",
@@ -178,7 +197,7 @@ async function authenticateUser(ctx: RequestContext, minRole: Role): Promise<Use
   if (workspaceScoped) applyWorkspaceCors(req, ctx.headers, allowedOrigins);
   enforceLimit(
     ctx,
-    app.limiter.hit(`user:${row.user_id}`, app.config.rateLimitUserPerMinute),
+    shared ? sharedResult(row, limit, now) : app.limiter.hit(`user:${row.user_id}`, limit),
     "for this user",
   );
   if (!row.workspace_id || !row.role) {
@@ -225,15 +244,19 @@ function checkCsrf(req: Request, publicBaseUrl: string, allowedOrigins: string[]
 export function publicAccess(): AuthRule<null> {
   return {
     security: [],
-    describe: "No authentication; rate limited per client address.",
-    authenticate(ctx) {
+    describe: "No authentication; rate limited per client address (IPv6: per /64).",
+    async authenticate(ctx) {
       const { app } = ctx;
       enforceLimit(
         ctx,
-        app.limiter.hit(`public:${ctx.clientAddress}`, app.config.rateLimitPublicPerMinute),
+        await countRequest(
+          app,
+          `public:${addressKey(ctx.clientAddress)}`,
+          app.config.rateLimitPublicPerMinute,
+        ),
         "from this address",
       );
-      return Promise.resolve(null);
+      return null;
     },
   };
 }
