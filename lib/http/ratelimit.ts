@@ -22,6 +22,8 @@ export interface LimitResult {
 export interface RateLimiter {
   /** Counts one request for `key` against `limit` per `windowMs`, unless it is refused. */
   hit(key: string, limit: number, windowMs?: number): LimitResult;
+  /** How many keys it holds. */
+  size(): number;
 }
 
 /** A count's outcome, from when its oldest counted request leaves the window (ms). */
@@ -60,6 +62,7 @@ export function createRateLimiter(clock: () => Date): RateLimiter {
   }
 
   return {
+    size: () => logs.size,
     hit(key, limit, windowMs = WINDOW_MS) {
       const now = clock().getTime();
       if (++hitsSinceSweep >= 10_000) {

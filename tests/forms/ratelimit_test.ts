@@ -31,6 +31,22 @@ test("ratelimit: public routes allow RATE_LIMIT_PUBLIC_PER_MINUTE per address, t
   await later.body?.cancel();
 });
 
+test("ratelimit: a public client on IPv6 is counted per /64", async () => {
+  const from = (address: string) =>
+    service.fetch("/api/v1/public/q/nothing-here", { headers: { "x-forwarded-for": address } });
+  for (let i = 0; i < 5; i++) {
+    const res = await from(`2001:db8:5:5::${(i + 1).toString(16)}`);
+    assert.equal(res.status, 404);
+    await res.body?.cancel();
+  }
+  const limited = await from("2001:db8:5:5:abcd::1");
+  assert.equal(limited.status, 429, "a new address of the same /64 shares its budget");
+  await limited.body?.cancel();
+  const other = await from("2001:db8:5:6::1");
+  assert.equal(other.status, 404);
+  await other.body?.cancel();
+});
+
 test("ratelimit: authenticated routes allow RATE_LIMIT_USER_PER_MINUTE per user, then 429", async () => {
   const user = await registerUser(service, { bearer: true }); // the token call counts once
   const call = () =>
