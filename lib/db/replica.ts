@@ -1,7 +1,8 @@
-// Reads sent to a streaming replica (DATABASE_READ_URL): a Db whose statements run on the
-// replica, and on the primary while the replica cannot be reached, and the replica's lag as
-// /status reports it. Only reads that need no read-your-writes are given it (the ads API, whose
-// clients never write); transactions, and so every write, go to the primary.
+// Reads sent to a streaming replica (DATABASE_READ_URL): a Db whose statements and transactions
+// run on the replica, and on the primary while the replica cannot be reached, and the replica's
+// lag as /status reports it. Only reads that need no read-your-writes are given it (the ads API,
+// whose clients never write); a write sent to it fails there (a replica is read-only), and bulk
+// loads go to the primary.
 
 import { type Db, isConnectionError, openDb, type Sql } from "./db.ts";
 import { EXPIRED, within } from "./deadline.ts";
@@ -17,7 +18,7 @@ export interface ReplicaStatus {
 }
 
 export interface ReadReplica {
-  /** Reads on the replica, or on the primary while the replica is down; begin() on the primary. */
+  /** Reads on the replica, or on the primary while the replica is down. */
   db: Db;
   /** Asks the primary and the replica where each is; unavailable after `timeoutMs`. */
   status(timeoutMs: number): Promise<ReplicaStatus>;
@@ -63,7 +64,20 @@ export async function openReadReplica(
     kind: "postgres",
     sql: routed((d) => d.sql),
     keptPlans: routed((d) => d.keptPlans),
-    begin: (fn) => primary.begin(fn),
+    // A read that must see one moment (the ads indexes' loads): a transaction on the replica,
+    // run again on the primary if the replica fails; a read has nothing to undo.
+    async begin(fn) {
+      if (performance.now() >= downUntil) {
+        try {
+          return await replica.begin(fn);
+        } catch (err) {
+          const why = primaryAnswers(err);
+          if (why === null) throw err;
+          if (why === "down") downUntil = performance.now() + REPLICA_RETRY_MS;
+        }
+      }
+      return await primary.begin(fn);
+    },
     beginBulk: (fn) => primary.beginBulk(fn),
     close: () => replica.close(),
     raw: replica.raw,
