@@ -144,7 +144,12 @@ export const routes = [
       for (let attempt = 1;; attempt++) {
         index = await app.ads.figureIndex.at(version);
         const granted = await app.ads.grants.brandCodes(principal.reads.sql, scope, index);
-        const perDay = await app.ads.grants.occurrencesPerDay(principal.reads.sql, principal, scope, index);
+        const perDay = await app.ads.grants.occurrencesPerDay(
+          principal.reads.sql,
+          principal,
+          scope,
+          index,
+        );
         // The partial first and last day, counted from the index's starts.
         const partial = partialDays(scope).map((edge) => ({
           first: edge.since.getTime() === scope.period!.since.getTime(),
