@@ -57,6 +57,10 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   const { config } = options;
   const db = options.db ?? await openDatabase(config);
   if (options.db) await migrate(db, migrations);
+  // A statement before any request: seen under load at start, the first statement of the
+  // kept-plans pool was described before postgres.js had read the array types, and that
+  // connection then answered every text[] of the key lookup as a string (500s) for good.
+  await db.keptPlans`select 1`;
   const clock = options.clock ?? (() => new Date());
   const replica = config.databaseReadUrl
     ? await openReadReplica(db, config.databaseReadUrl, config.dbPoolMax)

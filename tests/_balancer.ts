@@ -20,8 +20,17 @@ export interface Balancer {
   stop(): Promise<void>;
 }
 
-/** The configuration: `upstreams` are host:port of the instances. */
-export function nginxConfig(dir: string, port: number, upstreams: string[]): string {
+/**
+ * The configuration: `upstreams` are host:port of the instances. X-Forwarded-For is the client's
+ * address, replacing any it sent (Onda takes the first entry); a bench of many visitors on one
+ * loopback address keeps the address each sends instead (`keepForwardedFor`).
+ */
+export function nginxConfig(
+  dir: string,
+  port: number,
+  upstreams: string[],
+  keepForwardedFor = false,
+): string {
   return `worker_processes 1;
 daemon off;
 pid ${dir}/nginx.pid;
@@ -40,12 +49,16 @@ ${upstreams.map((u) => `    server ${u};`).join("\n")}
   }
   server {
     listen 127.0.0.1:${port};
+    keepalive_requests 1000000;
+    keepalive_timeout 300s;
     location / {
       proxy_pass http://onda;
       proxy_http_version 1.1;
       proxy_set_header Connection "";
       proxy_set_header Host $http_host;
-      proxy_set_header X-Forwarded-For $remote_addr;
+      proxy_set_header X-Forwarded-For ${
+    keepForwardedFor ? "$proxy_add_x_forwarded_for" : "$remote_addr"
+  };
       proxy_set_header X-Forwarded-Proto $scheme;
     }
   }
@@ -53,14 +66,20 @@ ${upstreams.map((u) => `    server ${u};`).join("\n")}
 `;
 }
 
-export async function startBalancer(upstreams: string[]): Promise<Balancer> {
+export async function startBalancer(
+  upstreams: string[],
+  keepForwardedFor = false,
+): Promise<Balancer> {
   if (!NGINX) throw new Error("nginx is not installed (apt-get install nginx)");
   const dir = await Deno.makeTempDir({ prefix: "onda_nginx_" });
   // Its workers may run as another user (www-data when started as root): the directory is
   // theirs to write buffered bodies in.
   await Deno.chmod(dir, 0o777);
   const port = freePort();
-  await Deno.writeTextFile(`${dir}/nginx.conf`, nginxConfig(dir, port, upstreams));
+  await Deno.writeTextFile(
+    `${dir}/nginx.conf`,
+    nginxConfig(dir, port, upstreams, keepForwardedFor),
+  );
   const child = new Deno.Command(NGINX, {
     args: ["-p", dir, "-c", `${dir}/nginx.conf`, "-e", `${dir}/error.log`],
     stdout: "null",

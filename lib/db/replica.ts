@@ -42,12 +42,22 @@ export async function openReadReplica(
   // postgres.js connects at the first statement, so a replica down at start is only marked so.
   const replica = await openDb({ databaseUrl: url, dataDir: "", poolMax });
   let downUntil = 0;
+  // Each pool's first statement is a trivial one, so that postgres.js knows the array types
+  // before any statement returning one is described (see lib/server.ts); tried again until it
+  // succeeds once (a replica down at start), as the types then stay known to the pool.
+  let warmed: Promise<unknown> | null = null;
+  const warm = () =>
+    warmed ??= Promise.all([replica.sql`select 1`, replica.keptPlans`select 1`]).catch((err) => {
+      warmed = null;
+      throw err;
+    });
 
   const routed = (pick: (db: Db) => Sql): Sql =>
     Object.assign(
       async (strings: TemplateStringsArray, ...values: unknown[]) => {
         if (performance.now() >= downUntil) {
           try {
+            await warm();
             return await pick(replica)(strings, ...values);
           } catch (err) {
             const why = primaryAnswers(err);
@@ -69,6 +79,7 @@ export async function openReadReplica(
     async begin(fn) {
       if (performance.now() >= downUntil) {
         try {
+          await warm();
           return await replica.begin(fn);
         } catch (err) {
           const why = primaryAnswers(err);
