@@ -1,37 +1,43 @@
 -- Rate limits counted for the whole deployment (RATE_LIMIT_SCOPE=deployment on PostgreSQL):
 -- every instance counts a key's requests here, so the limit holds whichever instance answers.
 -- Unlogged: nothing here is worth a WAL record or a replica's copy, and a crash that empties
--- the tables only forgets the last minute's counts.
+-- the tables only forgets the last minute's counts. Counting a request changes rows in place,
+-- without new index entries (fillfactor leaves room for that), so the tables stay the same size
+-- under load without waiting for a vacuum.
 
--- One row per limited key (an ads key, a user, a client address): how many of its accepted
--- requests are still inside the window, and when the newest of them leaves it (ms since 1970),
--- after which the row and its requests are useless. Not indexed but by key, so that counting
--- a request updates the row in place.
+-- One row per limited key (an ads key, a user, a client address): its accepted requests still
+-- counted are `inside` slots of its ring of `slots`, from `head` on, oldest first; expires_ms is
+-- when the newest leaves the window (ms since 1970), after which the key is of no use.
 create unlogged table rate_limit_keys (
   key text primary key,
+  head integer not null,
   inside integer not null,
+  slots integer not null,
   expires_ms bigint not null
-);
+) with (fillfactor = 50);
 
--- One row per accepted request still inside its key's window.
-create unlogged table rate_limit_hits (
+-- The time (ms since 1970) of the accepted request in each slot of a key's ring.
+create unlogged table rate_limit_slots (
   key text not null,
-  at_ms bigint not null
-);
-create index rate_limit_hits_key_idx on rate_limit_hits (key, at_ms);
+  slot integer not null,
+  at_ms bigint not null,
+  primary key (key, slot)
+) with (fillfactor = 50);
 
--- When useless keys were last removed (ms since 1970): one call in ten seconds does it.
+-- When keys of no use were last removed (ms since 1970): one call in ten seconds does it.
 create unlogged table rate_limit_sweeps (
   singleton boolean primary key default true check (singleton),
   at_ms bigint not null
 );
+insert into rate_limit_sweeps (at_ms) values (0);
 
--- Counts one request of p_key at p_now (ms) against p_limit per p_window ms, unless it is
--- refused: at most p_limit accepted in any window, since a request is accepted only while
--- fewer than p_limit accepted ones are less than p_window old. The key's row is locked first,
--- so concurrent calls for one key (from any instance) take turns and each sees the others'
--- requests; the counter spares counting the key's requests, which a large limit makes many.
--- reset_ms: when the oldest counted request leaves the window. Null key: no row, nothing done.
+-- Counts one request of p_key at p_now (ms, the instance's clock) against p_limit per p_window
+-- ms, unless it is refused: a request is refused when the p_limit-th most recent accepted one
+-- is less than p_window old, so at most p_limit are accepted in any window. The key's row is
+-- locked first, so concurrent calls for one key (from any instance) take turns and each sees
+-- the others' requests. The ring holds as many slots as the key has had requests inside one
+-- window (at most p_limit), so a call costs the same whatever the limit.
+-- reset_ms: when the oldest counted request leaves the window. Null key: nothing done.
 create function onda_rate_hit(
   p_key text,
   p_now bigint,
@@ -42,45 +48,75 @@ create function onda_rate_hit(
   out reset_ms bigint
 ) strict language plpgsql as $$
 declare
-  v_inside integer;
-  v_left integer;
+  k record;
+  v_at bigint;
+  v_oldest bigint;
+  v_tail integer;
 begin
   loop
-    select inside into v_inside from rate_limit_keys where key = p_key for update;
+    select head, inside, slots, expires_ms into k
+    from rate_limit_keys where key = p_key for update;
     exit when found;
     -- A new key (or one removed since the select): insert it, then lock it.
-    insert into rate_limit_keys (key, inside, expires_ms) values (p_key, 0, p_now)
-    on conflict (key) do nothing;
+    insert into rate_limit_keys (key, head, inside, slots, expires_ms)
+    values (p_key, 0, 0, 0, p_now) on conflict (key) do nothing;
   end loop;
-  delete from rate_limit_hits where key = p_key and at_ms <= p_now - p_window;
-  get diagnostics v_left = row_count;
-  v_inside := v_inside - v_left;
-  allowed := v_inside < p_limit;
+  -- The oldest counted requests that have left the window stop counting, in the order they
+  -- were accepted; each is passed once, so this reads about one slot per call.
+  while k.inside > 0 loop
+    select at_ms into v_at from rate_limit_slots where key = p_key and slot = k.head;
+    if v_at > p_now - p_window then
+      v_oldest := v_at;
+      exit;
+    end if;
+    k.head := (k.head + 1) % k.slots;
+    k.inside := k.inside - 1;
+  end loop;
+  allowed := k.inside < p_limit;
   if allowed then
-    insert into rate_limit_hits (key, at_ms) values (p_key, p_now);
-    v_inside := v_inside + 1;
+    if k.inside = k.slots then
+      -- Full and under the limit: the ring doubles (up to the limit), renumbered from its head
+      -- first so that its order stays that of the slots. Rare: a key's busiest window so far.
+      if k.head <> 0 then
+        update rate_limit_slots set slot = -1 - (slot - k.head + k.slots) % k.slots
+        where key = p_key;
+        update rate_limit_slots set slot = -1 - slot where key = p_key;
+        k.head := 0;
+      end if;
+      v_tail := k.slots;
+      k.slots := least(p_limit, greatest(1, 2 * k.slots));
+    else
+      v_tail := (k.head + k.inside) % k.slots;
+    end if;
+    update rate_limit_slots set at_ms = p_now where key = p_key and slot = v_tail;
+    if not found then
+      insert into rate_limit_slots (key, slot, at_ms) values (p_key, v_tail, p_now);
+    end if;
+    k.inside := k.inside + 1;
+    k.expires_ms := greatest(k.expires_ms, p_now + p_window);
   end if;
   update rate_limit_keys
-  set inside = v_inside,
-      expires_ms = case when allowed then greatest(expires_ms, p_now + p_window) else expires_ms end
+  set head = k.head, inside = k.inside, slots = k.slots, expires_ms = k.expires_ms
   where key = p_key;
-  remaining := greatest(0, p_limit - v_inside);
-  select min(at_ms) + p_window into reset_ms from rate_limit_hits where key = p_key;
-  reset_ms := coalesce(reset_ms, p_now + p_window);
+  remaining := greatest(0, p_limit - k.inside);
+  reset_ms := coalesce(v_oldest, p_now) + p_window;
   -- Bounded under a flood of distinct keys (addresses): every ten seconds one call removes the
   -- keys whose requests have all left their window, so the rows are those of the keys seen in
-  -- the last window and ten seconds. The one row of the gate is only read by the others.
-  update rate_limit_sweeps set at_ms = p_now where at_ms <= p_now - 10000;
+  -- the last window and ten seconds. Neither step waits for a row another call holds, so calls
+  -- never wait for each other here (nor deadlock with a sweep).
+  perform from rate_limit_sweeps where at_ms <= p_now - 10000 for update skip locked;
   if found then
+    update rate_limit_sweeps set at_ms = p_now;
     with gone as (
-      delete from rate_limit_keys where expires_ms <= p_now and key <> p_key returning key
+      delete from rate_limit_keys
+      where key in (select key from rate_limit_keys
+                    where expires_ms <= p_now and key <> p_key for update skip locked)
+      returning key
     )
-    delete from rate_limit_hits where key in (select key from gone);
+    delete from rate_limit_slots where key in (select key from gone);
   end if;
 end
 $$;
-
-insert into rate_limit_sweeps (at_ms) values (0);
 
 -- Failed logins (lib/forms/login_limit.ts) are pruned by age whatever their key, so that a
 -- flood of distinct addresses or e-mails leaves only the attempts of the last window.

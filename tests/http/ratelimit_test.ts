@@ -157,15 +157,40 @@ test("ratelimit (shared): rows stay bounded under a flood of distinct addresses"
   try {
     for (let i = 0; i < 300; i++) await limits.hit(`public:198.51.${i >> 8}.${i & 255}`, 5, T0);
     const rows = async () => {
-      const [row] = await limits.db.sql<{ keys: number; hits: number }>`
+      const [row] = await limits.db.sql<{ keys: number; slots: number }>`
         select (select count(*)::int from rate_limit_keys) as keys,
-               (select count(*)::int from rate_limit_hits) as hits`;
+               (select count(*)::int from rate_limit_slots) as slots`;
       return row;
     };
-    assert.deepEqual(await rows(), { keys: 300, hits: 300 });
+    assert.deepEqual(await rows(), { keys: 300, slots: 300 });
     // A minute and ten seconds later, one request removes every key of the flood.
     await limits.hit("public:203.0.113.1", 5, T0 + 70_000);
-    assert.deepEqual(await rows(), { keys: 1, hits: 1 });
+    assert.deepEqual(await rows(), { keys: 1, slots: 1 });
+  } finally {
+    await limits.close();
+  }
+});
+
+test("ratelimit (shared): the same answers as the exact in-memory window, whatever the traffic", async () => {
+  const limits = await limitsDb();
+  try {
+    // Bursts and pauses against small and large limits: the key's ring grows, wraps and is
+    // renumbered; every answer must be the in-memory limiter's (allowed, remaining, reset).
+    let seed = 11;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    for (const limit of [1, 3, 7, 40]) {
+      const clock = testClock();
+      clock.set(new Date(T0));
+      const memory = createRateLimiter(clock);
+      let now = T0;
+      for (let i = 0; i < 160; i++) {
+        now += random() < 0.15 ? Math.floor(random() * 50_000) : Math.floor(random() * 900);
+        clock.set(new Date(now));
+        const expected = memory.hit("k", limit);
+        const actual = await limits.hit(`ring-${limit}`, limit, now);
+        assert.deepEqual(actual, expected, `limit ${limit}, request ${i}`);
+      }
+    }
   } finally {
     await limits.close();
   }
