@@ -4,7 +4,7 @@
 
 import { ApiError } from "../errors.ts";
 import type { AuthRule, RequestContext } from "../http/router.ts";
-import { empty, frag, type Sql } from "../db/db.ts";
+import { empty, frag, type Fragment, type Sql } from "../db/db.ts";
 import {
   addressKey,
   countRequest,
@@ -240,23 +240,52 @@ function checkCsrf(req: Request, publicBaseUrl: string, allowedOrigins: string[]
   });
 }
 
-/** Anyone, within the per-address limit of the public endpoints. */
-export function publicAccess(): AuthRule<null> {
+/**
+ * A public request whose count is made in its handler's statement (publicAccess("in
+ * statement") with shared limits): the client's key, the limit and the time to count at.
+ */
+export interface PublicCount {
+  key: string;
+  limit: number;
+  now: Date;
+}
+
+/**
+ * Anyone, within the per-address limit of the public endpoints. "in statement": with shared
+ * limits the count is left to the handler's one statement (countedStatement), so that it costs
+ * no round trip and no commit of its own; the principal then says what to count.
+ */
+export function publicAccess(
+  counted: "here" | "in statement" = "here",
+): AuthRule<PublicCount | null> {
   return {
     security: [],
     describe: "No authentication; rate limited per client address (IPv6: per /64).",
     async authenticate(ctx) {
       const { app } = ctx;
-      enforceLimit(
-        ctx,
-        await countRequest(
-          app,
-          `public:${addressKey(ctx.clientAddress)}`,
-          app.config.rateLimitPublicPerMinute,
-        ),
-        "from this address",
-      );
+      const key = `public:${addressKey(ctx.clientAddress)}`;
+      const limit = app.config.rateLimitPublicPerMinute;
+      if (counted === "in statement" && sharedLimits(app)) return { key, limit, now: app.clock() };
+      enforceLimit(ctx, await countRequest(app, key, limit), "from this address");
       return null;
     },
   };
+}
+
+/**
+ * The handler's statement `body` (a select) preceded by the request's count: `body` runs only if
+ * the count allows it, and its row comes with the count's columns (null when refused). `body`
+ * alone when the request was counted already (count null).
+ */
+export function countedStatement(count: PublicCount | null, body: Fragment): Fragment {
+  if (!count) return body;
+  return frag`
+    with h as (select * from ${countSql(frag`${count.key}::text`, count.limit, count.now)} h),
+         r as (select * from (${body}) b where (select allowed from h))
+    select h.allowed, h.remaining, h.reset_ms, r.* from h left join r on true`;
+}
+
+/** After a countedStatement: the limit's headers, and 429 when the count refused the request. */
+export function enforceCounted(ctx: RequestContext, count: PublicCount | null, row: SharedCount) {
+  if (count) enforceLimit(ctx, sharedResult(row, count.limit, count.now), "from this address");
 }
