@@ -52,25 +52,33 @@ declare
   v_at bigint;
   v_oldest bigint;
   v_tail integer;
+  v_new boolean := false;
 begin
   loop
-    select head, inside, slots, expires_ms into k
-    from rate_limit_keys where key = p_key for update;
+    -- The key locked, with the time of its oldest counted request.
+    select r.head, r.inside, r.slots, r.expires_ms, s.at_ms into k
+    from rate_limit_keys r
+    left join rate_limit_slots s on s.key = r.key and s.slot = r.head and r.inside > 0
+    where r.key = p_key for update of r;
     exit when found;
     -- A new key (or one removed since the select): insert it, then lock it.
     insert into rate_limit_keys (key, head, inside, slots, expires_ms)
     values (p_key, 0, 0, 0, p_now) on conflict (key) do nothing;
+    v_new := true;
   end loop;
   -- The oldest counted requests that have left the window stop counting, in the order they
   -- were accepted; each is passed once, so this reads about one slot per call.
+  v_at := k.at_ms;
   while k.inside > 0 loop
-    select at_ms into v_at from rate_limit_slots where key = p_key and slot = k.head;
     if v_at > p_now - p_window then
       v_oldest := v_at;
       exit;
     end if;
     k.head := (k.head + 1) % k.slots;
     k.inside := k.inside - 1;
+    if k.inside > 0 then
+      select at_ms into v_at from rate_limit_slots where key = p_key and slot = k.head;
+    end if;
   end loop;
   allowed := k.inside < p_limit;
   if allowed then
@@ -100,20 +108,22 @@ begin
   where key = p_key;
   remaining := greatest(0, p_limit - k.inside);
   reset_ms := coalesce(v_oldest, p_now) + p_window;
-  -- Bounded under a flood of distinct keys (addresses): every ten seconds one call removes the
-  -- keys whose requests have all left their window, so the rows are those of the keys seen in
-  -- the last window and ten seconds. Neither step waits for a row another call holds, so calls
-  -- never wait for each other here (nor deadlock with a sweep).
-  perform from rate_limit_sweeps where at_ms <= p_now - 10000 for update skip locked;
-  if found then
-    update rate_limit_sweeps set at_ms = p_now;
-    with gone as (
-      delete from rate_limit_keys
-      where key in (select key from rate_limit_keys
-                    where expires_ms <= p_now and key <> p_key for update skip locked)
-      returning key
-    )
-    delete from rate_limit_slots where key in (select key from gone);
+  -- Bounded under a flood of distinct keys (addresses): at most every ten seconds a call that
+  -- added a key removes the keys whose requests have all left their window, so the rows are
+  -- those of the keys seen in the last window and ten seconds. Neither step waits for a row
+  -- another call holds, so calls never wait for each other here (nor deadlock with a sweep).
+  if v_new then
+    perform from rate_limit_sweeps where at_ms <= p_now - 10000 for update skip locked;
+    if found then
+      update rate_limit_sweeps set at_ms = p_now;
+      with gone as (
+        delete from rate_limit_keys
+        where key in (select key from rate_limit_keys
+                      where expires_ms <= p_now and key <> p_key for update skip locked)
+        returning key
+      )
+      delete from rate_limit_slots where key in (select key from gone);
+    end if;
   end if;
 end
 $$;
