@@ -451,7 +451,14 @@ async function runInstances(options: Options) {
           if (options.warmup) {
             await runHttp(base, slug, questionIds, { ...options, seconds: options.warmup }, true);
           }
+          const cpu = async () => {
+            const reading = await cpuNow(admin, name, null);
+            const services = deployment.pids.reduce((sum, pid) => sum + (cpuSeconds(pid) ?? 0), 0);
+            return { ...reading, service: services };
+          };
+          const before = await cpu();
           const http = await runHttp(base, slug, questionIds, options, true);
+          const after = await cpu();
           const sorted = [...http.latencies].sort((a, b) => a - b);
           results.push({
             label: plan.label,
@@ -459,6 +466,7 @@ async function runInstances(options: Options) {
             p50: percentile(sorted, 0.5),
             p99: percentile(sorted, 0.99),
           });
+          console.log(cpuLine(before, after, http.latencies.length));
         } finally {
           await deployment.stop();
         }
