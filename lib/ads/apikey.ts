@@ -71,11 +71,15 @@ export interface AdsPrincipal {
   dataVersion: string;
   /**
    * Where the request reads: the replica (DATABASE_READ_URL) that gave the grant and versions
-   * above, so that what it reads next is of the same moment; the primary when there is no
-   * replica, or when the replica has not replayed the key's creation yet.
+   * above, so that what it reads next is of the same moment (the primary while the replica is
+   * down); the primary when there is no replica.
    */
   reads: Db;
 }
+
+/** How long a request waits for the replica to replay a key it has not yet: 20 x 50 ms. */
+const REPLICA_KEY_WAITS = 20;
+const REPLICA_KEY_WAIT_MS = 50;
 
 /** The grant version of an account without a grant: no grant row has it. */
 export const NO_GRANT = "00000000-0000-0000-0000-000000000000";
@@ -170,7 +174,7 @@ async function authenticate(
   } else {
     // The replica reads the key's grant; the primary checks the key itself and counts it, at the
     // same time: a revocation holds from the next request however far the replica is behind.
-    const [[checked], [replicated]] = await Promise.all([
+    let [[checked], [replicated]] = await Promise.all([
       app.db.keptPlans<Pick<KeyRow, "id" | "digest" | "revoked_at"> & SharedCount>`
         select k.id, encode(k.digest, 'hex') as digest, k.revoked_at ${counted}
           from ads_api_keys k ${count}
@@ -178,14 +182,23 @@ async function authenticate(
       app.replica.db.keptPlans<KeyRow>`${lookupSql(digest, brandFilter, empty, empty)}`,
     ]);
     if (checked) {
-      reads = app.replica.db;
-      row = replicated;
-      if (!row) {
-        // A key newer than what the replica has replayed: this request reads the primary.
-        reads = app.db;
-        [row] = await app.db.keptPlans<KeyRow>`${lookupSql(digest, brandFilter, empty, empty)}`;
+      // A key newer than what the replica has replayed (created a moment ago): its grant and
+      // data are not there yet, and the primary's are of another moment than the data this
+      // service holds in memory, which follows the replica. It waits for the replica a little.
+      for (let wait = 0; !replicated && wait < REPLICA_KEY_WAITS; wait++) {
+        await new Promise((resolve) => setTimeout(resolve, REPLICA_KEY_WAIT_MS));
+        [replicated] = await app.replica.db.keptPlans<KeyRow>`
+          ${lookupSql(digest, brandFilter, empty, empty)}`;
       }
-      if (row) Object.assign(row, checked);
+      if (!replicated) {
+        throw new ApiError(503, "UNAVAILABLE", {
+          message:
+            "This key is newer than the data source's copy; retry after Retry-After seconds.",
+          headers: { "Retry-After": "1" },
+        });
+      }
+      reads = app.replica.db;
+      row = Object.assign(replicated, checked);
     }
   }
   // The index finds the row; the comparison itself does not stop at the first differing byte.

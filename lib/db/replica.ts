@@ -26,13 +26,19 @@ export interface ReadReplica {
 }
 
 /**
- * A statement the primary should run instead: the replica cannot be reached, or cancelled it
- * because replaying the primary's changes needed what it read (a conflict with recovery).
+ * A statement the primary should run instead: the replica cannot be reached ("down"), or it
+ * cancelled the statement because replaying the primary's changes needed what it read (a
+ * conflict with recovery), or it has not replayed the schema the statement needs yet (a
+ * migration just applied): "behind".
  */
-function primaryAnswers(err: unknown): "down" | "conflict" | null {
+function primaryAnswers(err: unknown): "down" | "behind" | null {
   if (isConnectionError(err)) return "down";
-  return (err as { code?: unknown })?.code === "40001" ? "conflict" : null;
+  const code = (err as { code?: unknown })?.code;
+  return typeof code === "string" && BEHIND.has(code) ? "behind" : null;
 }
+
+/** serialization_failure (recovery conflict), undefined table, column, function and object. */
+const BEHIND = new Set(["40001", "42P01", "42703", "42883", "42704"]);
 
 export async function openReadReplica(
   primary: Db,

@@ -209,7 +209,7 @@ async function instancesTests() {
     .replace(".000Z", "Z");
   let radioKeys: string[] = [];
 
-  test("instances: an approval is visible on the replica once replayed, and /status shows the lag meanwhile", async () => {
+  test("instances: an approval is visible on the replica once replayed, /status shows the lag meanwhile, and key checks stay on the primary", async () => {
     const start = Date.now() - 2 * DAY;
     const lines: unknown[] = [
       { type: "snapshot", id: "snap-1", exported_at: exportedAt },
@@ -251,6 +251,10 @@ async function instancesTests() {
       await admin("key", "create", "radio", "--permissions", "ads:read"),
       await admin("key", "create", "radio", "--permissions", "ads:read"),
     ];
+    const revokedLater = await admin("key", "create", "radio", "--permissions", "ads:read");
+    let fresh = "";
+    const [{ id: revokedId }] = await primary.sql<{ id: string }>`
+      select id from ads_api_keys order by created_at desc, id limit 1`;
     const headers = { authorization: `Bearer ${radioKeys[0]}` };
     const status = async () => {
       const res = await get("/status");
@@ -288,12 +292,27 @@ async function instancesTests() {
       const [{ approved }] = await primary.sql<{ approved: number }>`
         select count(*)::int as approved from ads_snapshots where approved_at is not null`;
       assert.equal(approved, 1, "the primary has it");
+      // The key check is the primary's: a revocation holds at once, however late the replica.
+      const before = await get("/api/v1/ads", { authorization: `Bearer ${revokedLater}` });
+      assert.equal(before.status, 200);
+      await admin("key", "revoke", revokedId);
+      for (let i = 0; i < INSTANCES; i++) {
+        const res = await get("/api/v1/ads", { authorization: `Bearer ${revokedLater}` });
+        assert.equal(res.status, 401, "revoked on the primary, not yet on the replica");
+      }
+      // A key the replica has not replayed yet: after a second's wait for it, 503 with
+      // Retry-After.
+      fresh = await admin("key", "create", "radio", "--permissions", "ads:read");
+      const res = await get("/api/v1/ads", { authorization: `Bearer ${fresh}` });
+      assert.equal(res.status, 503);
+      assert.equal(res.json.error.code, "UNAVAILABLE");
+      assert.equal(res.headers.get("retry-after"), "1");
     } finally {
       await standby`select pg_wal_replay_resume()`;
     }
     await caughtUp();
     for (let i = 0; i < INSTANCES; i++) {
-      const res = await get("/api/v1/ads", headers);
+      const res = await get("/api/v1/ads", i ? headers : { authorization: `Bearer ${fresh}` });
       assert.equal(res.status, 200);
       assert.equal(res.json.meta.total, 5);
       assert.equal(res.json.meta.snapshot_exported_at, exportedAt);
