@@ -15,7 +15,9 @@
 // Each endpoint is first driven for W seconds (default 10) unmeasured, through the service and
 // through postgres.js alike, so that the figures are of a warm process (compiled code, plans,
 // caches) rather than of its first seconds. --only drives one endpoint (a quicker loop while
-// working on it).
+// working on it). --instances N drives /ads (or --only's endpoint) through nginx instead, at the
+// highest C, each client with a key of its own, R rounds (--rounds, default 2) of: one
+// instance, N instances, N instances with RATE_LIMIT_SCOPE=instance (bench/instances.ts).
 
 import postgres from "postgres";
 import { createHandler } from "../lib/http/app.ts";
@@ -33,6 +35,8 @@ import { migrations } from "../sql/migrations.ts";
 import { brandId, stationId, writeDataset } from "./ads_data.ts";
 import { connectHttp1 } from "./http1.ts";
 import { machineLine } from "./machine.ts";
+import { deploymentPlan, type Measured, planTable, startDeployment } from "./instances.ts";
+import { generateKey } from "../lib/ads/apikey.ts";
 
 const DAY = 86_400_000;
 const DATABASE = "onda_bench_ads";
@@ -47,6 +51,8 @@ interface Options {
   pool: number;
   only: string | null;
   warmup: number;
+  instances: number;
+  rounds: number;
 }
 
 function parseArgs(args: string[]): Options {
@@ -60,6 +66,8 @@ function parseArgs(args: string[]): Options {
     pool: loadConfig({}).dbPoolMax,
     only: null,
     warmup: 10,
+    instances: 0,
+    rounds: 2,
   };
   for (let i = 0; i < args.length; i++) {
     if (args[i] === "--reuse") {
@@ -91,10 +99,13 @@ function parseArgs(args: string[]): Options {
     else if (args[i - 1] === "--accounts") options.accounts = value;
     else if (args[i - 1] === "--days") options.days = value;
     else if (args[i - 1] === "--pool") options.pool = value;
+    else if (args[i - 1] === "--instances") options.instances = value;
+    else if (args[i - 1] === "--rounds") options.rounds = value;
     else {throw new Error(
         `unknown option ${
           args[i - 1]
-        } (--rows, --days, --accounts, --seconds, --concurrency, --pool, --reuse, --warmup, --only)`,
+        } (--rows, --days, --accounts, --seconds, --concurrency, --pool, --reuse, --warmup, ` +
+          "--only, --instances, --rounds)",
       );}
   }
   return options;
@@ -430,6 +441,14 @@ export async function run(args: string[]) {
     },
     { only: "coverage", name: "/coverage", paths: windows.map((w) => `/api/v1/coverage?${w}`) },
   ].filter((endpoint) => options.only === null || endpoint.only === options.only);
+  if (options.instances) {
+    try {
+      await runInstances(url, options, endpoints[0], end);
+    } finally {
+      await db.close();
+    }
+    return;
+  }
 
   // Record the SQL each request runs, through the real handler in this process.
   const recorded = new Map<string, { text: string; params: unknown[] }[]>();
@@ -607,4 +626,87 @@ export async function run(args: string[]) {
     await server.status;
     await db.close();
   }
+}
+
+/**
+ * --instances: one endpoint through nginx at the highest concurrency, each client with a key of
+ * its own (integrations each with their key; a limit nothing reaches, so that every request is
+ * counted and none refused), for every configuration of bench/instances.ts in turn.
+ */
+async function runInstances(
+  url: string,
+  options: Options,
+  endpoint: { name: string; paths: string[] },
+  end: number,
+) {
+  const concurrency = Math.max(...options.concurrency);
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  const keys: string[] = [];
+  for (let i = 0; i < concurrency; i++) {
+    const key = generateKey();
+    await sql`insert into ads_api_keys (account_id, digest, prefix, label, permissions)
+              values ('bench50', decode(${key.digestHex}, 'hex'), ${key.prefix}, 'bench',
+                      '{ads:read,reports:read,coverage:read}')`;
+    keys.push(key.key);
+  }
+  console.log("");
+  console.log(
+    `${endpoint.name} through nginx, ${concurrency} clients with a key each, ` +
+      `${options.seconds} s per run after ${options.warmup} s unmeasured, ${options.rounds} rounds ` +
+      `(data until ${new Date(end).toISOString().slice(0, 10)})`,
+  );
+  const results: Measured[] = [];
+  for (let round = 0; round < options.rounds; round++) {
+    for (const plan of deploymentPlan(options.instances)) {
+      const deployment = await startDeployment(
+        plan.instances,
+        {
+          DATABASE_URL: url,
+          RATE_LIMIT_KEY_PER_MINUTE: "100000000",
+          RATE_LIMIT_SCOPE: plan.scope,
+          WEBHOOK_WORKER: "0",
+          DB_POOL_MAX: String(options.pool),
+        },
+        { path: "/api/v1/ads?limit=1", headers: { authorization: `Bearer ${keys[0]}` } },
+      );
+      try {
+        const connections = await Promise.all(
+          keys.map(() => connectHttp1("127.0.0.1", deployment.port)),
+        );
+        const request = async (i: number, worker: number) => {
+          const res = await connections[worker].get(endpoint.paths[i % endpoint.paths.length], {
+            authorization: `Bearer ${keys[worker]}`,
+          });
+          return res.status === 200;
+        };
+        if (options.warmup) await drive(concurrency, options.warmup, request);
+        const cpu = async () =>
+          [
+            cpuNs("self"),
+            deployment.pids.reduce((sum, pid) => sum + cpuNs(pid), 0),
+            await backendsCpuNs(sql, DATABASE),
+          ] as const;
+        const before = await cpu();
+        const load = await drive(concurrency, options.seconds, request);
+        const after = await cpu();
+        for (const connection of connections) connection.close();
+        const rate = load.requests / load.seconds;
+        const ms = after.map((ns, i) => (ns - before[i]) / load.requests / 1e6);
+        console.log(
+          `${plan.label}: ${rate.toFixed(0)} req/s, p50 ${load.p50.toFixed(1)} ms, ` +
+            `p99 ${load.p99.toFixed(1)} ms${load.errors ? ` (${load.errors} errors)` : ""}; ` +
+            `CPU ms per request: load generator ${ms[0].toFixed(2)}, services ${
+              ms[1].toFixed(2)
+            }, PostgreSQL ${ms[2].toFixed(2)}`,
+        );
+        results.push({ label: plan.label, rate, p50: load.p50, p99: load.p99 });
+      } finally {
+        await deployment.stop();
+      }
+    }
+  }
+  console.log("");
+  console.log(planTable("req/s (each round)", results));
+  console.log(await machineLine(sql));
+  await sql.end();
 }

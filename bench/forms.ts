@@ -1,15 +1,20 @@
 // `deno task bench forms [--seconds S] [--visitors N] [--pool N] [--client http1|fetch]
-// [--cpu-prof DIR]`: visitors run 10-question sessions against one published questionnaire
-// (start + 10 answers, every POST with an Idempotency-Key) through the real service, each over
-// its own keep-alive connection, then the same statements the service runs (one per request)
-// as raw postgres.js at the same concurrency. Prints answers/s, p50/p99 latency, CPU per answer
-// and the ratio; any unexpected status stops it. --cpu-prof writes a V8 CPU profile of the
-// service into DIR. Uses a fresh database on DATABASE_URL's server (default the local test
-// server).
+// [--cpu-prof DIR] [--instances N [--rounds R] [--warmup W]]`: visitors run 10-question sessions
+// against one published questionnaire (start + 10 answers, every POST with an Idempotency-Key)
+// through the real service, each over its own keep-alive connection, then the same statements
+// the service runs (one per request) as raw postgres.js at the same concurrency. Prints
+// answers/s, p50/p99 latency, CPU per answer and the ratio; any unexpected status stops it.
+// --cpu-prof writes a V8 CPU profile of the service into DIR. Uses a fresh database on
+// DATABASE_URL's server (default the local test server). --instances N drives the same visitors
+// through nginx instead (bench/instances.ts), each from an address of its own, R rounds (default
+// 2) of: one instance, N instances, N instances with RATE_LIMIT_SCOPE=instance, each measured
+// after W seconds (default 5) unmeasured.
 
 import postgres from "postgres";
 import { monthOf, unlimitedShard } from "../lib/forms/plan.ts";
 import { connectHttp1 } from "./http1.ts";
+import { deploymentPlan, type Measured, planTable, startDeployment } from "./instances.ts";
+import { machineLine } from "./machine.ts";
 
 const QUESTIONS = 10;
 const ANSWER = "An answer of ordinary length.";
@@ -22,10 +27,23 @@ interface Options {
   cpuProf: string | null;
   /** The load generator's HTTP client. */
   client: "http1" | "fetch";
+  /** Through nginx with this many instances (0: straight to one service). */
+  instances: number;
+  rounds: number;
+  warmup: number;
 }
 
 function parseArgs(args: string[]): Options {
-  const options: Options = { seconds: 20, visitors: 32, pool: 16, cpuProf: null, client: "http1" };
+  const options: Options = {
+    seconds: 20,
+    visitors: 32,
+    pool: 16,
+    cpuProf: null,
+    client: "http1",
+    instances: 0,
+    rounds: 2,
+    warmup: 5,
+  };
   for (let i = 0; i < args.length; i += 2) {
     if (args[i] === "--client") {
       if (args[i + 1] !== "http1" && args[i + 1] !== "fetch") {
@@ -44,8 +62,12 @@ function parseArgs(args: string[]): Options {
     if (args[i] === "--seconds") options.seconds = value;
     else if (args[i] === "--visitors") options.visitors = value;
     else if (args[i] === "--pool") options.pool = value;
+    else if (args[i] === "--instances") options.instances = value;
+    else if (args[i] === "--rounds") options.rounds = value;
+    else if (args[i] === "--warmup") options.warmup = value;
     else {throw new Error(
-        `unknown option ${args[i]} (--seconds, --visitors, --pool, --client, --cpu-prof DIR)`,
+        `unknown option ${args[i]} (--seconds, --visitors, --pool, --client, --cpu-prof DIR, ` +
+          "--instances, --rounds, --warmup)",
       );}
   }
   return options;
@@ -173,12 +195,27 @@ function expect(status: number, reply: { status: number; text: string }, what: s
   }
 }
 
-/** Through the service: returns answer latencies (ms). */
-async function runHttp(base: string, slug: string, questionIds: number[], options: Options) {
+/**
+ * Through the service: returns answer latencies (ms). With `addresses`, each visitor sends an
+ * X-Forwarded-For of its own (visitors of a public form come from many addresses).
+ */
+async function runHttp(
+  base: string,
+  slug: string,
+  questionIds: number[],
+  options: Options,
+  addresses = false,
+) {
   const latencies: number[] = [];
   const deadline = performance.now() + options.seconds * 1000;
+  let visitors = 0;
   const visitor = async () => {
-    const [send, close] = await poster(base, options.client);
+    const n = visitors++;
+    const from: Record<string, string> = addresses
+      ? { "x-forwarded-for": `198.18.${n >> 8}.${n & 255}` }
+      : {};
+    const [sendAs, close] = await poster(base, options.client);
+    const send: Poster = (path, payload, headers) => sendAs(path, payload, { ...from, ...headers });
     try {
       while (performance.now() < deadline) {
         const started = await send(`/api/v1/public/q/${slug}/sessions`, {
@@ -320,6 +357,7 @@ function report(label: string, answers: number, elapsed: number, latencies: numb
 
 export async function run(args: string[]) {
   const options = parseArgs(args);
+  if (options.instances) return await runInstances(options);
   const server = Deno.env.get("DATABASE_URL") || "postgres://postgres@127.0.0.1:5432/test";
   const name = `onda_bench_forms_${crypto.randomUUID().replaceAll("-", "").slice(0, 8)}`;
   const admin = postgres(withDatabase(server, "postgres"), { max: 1, onnotice: () => {} });
@@ -370,6 +408,74 @@ export async function run(args: string[]) {
   } finally {
     child.kill("SIGTERM");
     await child.status;
+    await admin.unsafe(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  }
+}
+
+/** --instances: the visitors through nginx, one instance against N, shared limits or not. */
+async function runInstances(options: Options) {
+  const server = Deno.env.get("DATABASE_URL") || "postgres://postgres@127.0.0.1:5432/test";
+  const name = `onda_bench_forms_${crypto.randomUUID().replaceAll("-", "").slice(0, 8)}`;
+  const admin = postgres(withDatabase(server, "postgres"), { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  const env = {
+    DATABASE_URL: withDatabase(server, name),
+    DEFAULT_PLAN: "business",
+    RATE_LIMIT_PUBLIC_PER_MINUTE: "100000000",
+    DB_POOL_MAX: String(options.pool),
+    WEBHOOK_WORKER: "0",
+    TRUST_PROXY: "1",
+  };
+  console.log(
+    `forms bench through nginx: ${options.visitors} visitors (one address each), ` +
+      `${options.seconds} s per run after ${options.warmup} s unmeasured, ${options.rounds} ` +
+      `rounds, pool ${options.pool} per instance, database ${name}`,
+  );
+  console.log(await machineLine(admin));
+  const results: Measured[] = [];
+  let questionnaire: Questionnaire | null = null;
+  try {
+    for (let round = 0; round < options.rounds; round++) {
+      for (const plan of deploymentPlan(options.instances)) {
+        const deployment = await startDeployment(
+          plan.instances,
+          { ...env, RATE_LIMIT_SCOPE: plan.scope },
+          { path: "/status" },
+          true,
+        );
+        try {
+          const base = `http://127.0.0.1:${deployment.port}`;
+          questionnaire ??= await setUp(base);
+          const { slug, questionIds } = questionnaire;
+          if (options.warmup) {
+            await runHttp(base, slug, questionIds, { ...options, seconds: options.warmup }, true);
+          }
+          const cpu = async () => {
+            const reading = await cpuNow(admin, name, null);
+            const services = deployment.pids.reduce((sum, pid) => sum + (cpuSeconds(pid) ?? 0), 0);
+            return { ...reading, service: services };
+          };
+          const before = await cpu();
+          const http = await runHttp(base, slug, questionIds, options, true);
+          const after = await cpu();
+          const sorted = [...http.latencies].sort((a, b) => a - b);
+          results.push({
+            label: plan.label,
+            rate: report(plan.label, http.latencies.length, http.elapsed, http.latencies),
+            p50: percentile(sorted, 0.5),
+            p99: percentile(sorted, 0.99),
+          });
+          console.log(cpuLine(before, after, http.latencies.length));
+        } finally {
+          await deployment.stop();
+        }
+      }
+    }
+    console.log("");
+    console.log(planTable("answers/s (each round)", results));
+    console.log(await machineLine(admin));
+  } finally {
     await admin.unsafe(`drop database if exists ${name} with (force)`);
     await admin.end();
   }

@@ -4,6 +4,8 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string | null;
+  /** A streaming replica of DATABASE_URL: the ads API reads there (lib/db/replica.ts). */
+  databaseReadUrl: string | null;
   dataDir: string;
   publicBaseUrl: string;
   /** Signs cursors and other server-issued tokens; generated and stored in the database when unset. */
@@ -22,6 +24,8 @@ export interface Config {
   rateLimitKeyPerMinute: number;
   rateLimitPublicPerMinute: number;
   rateLimitUserPerMinute: number;
+  /** deployment: the limits are counted in PostgreSQL for every instance; instance: in memory. */
+  rateLimitScope: "deployment" | "instance";
   planFreeAnswersPerMonth: number;
   planProAnswersPerMonth: number;
   defaultPlan: "free" | "pro" | "business";
@@ -42,6 +46,11 @@ export const CONFIG_VARIABLES = [
   ["PORT", "8080", "TCP port to listen on"],
   ["HOST", "0.0.0.0", "address to bind"],
   ["DATABASE_URL", "(unset)", "PostgreSQL URL; unset = embedded PGlite in DATA_DIR"],
+  [
+    "DATABASE_READ_URL",
+    "(unset)",
+    "PostgreSQL URL of a streaming replica of DATABASE_URL; the ads API reads there",
+  ],
   ["DATA_DIR", "./data", "directory of the embedded database"],
   ["PUBLIC_BASE_URL", "http://localhost:PORT", "public origin (https enables Secure cookies)"],
   ["SECRET_KEY", "(generated)", "HMAC key for cursors; generated once and kept in the database"],
@@ -65,6 +74,11 @@ export const CONFIG_VARIABLES = [
   ["RATE_LIMIT_KEY_PER_MINUTE", "60", "ads API requests per key per rolling minute"],
   ["RATE_LIMIT_PUBLIC_PER_MINUTE", "120", "public forms requests per client address per minute"],
   ["RATE_LIMIT_USER_PER_MINUTE", "600", "authenticated forms requests per user per minute"],
+  [
+    "RATE_LIMIT_SCOPE",
+    "deployment",
+    "deployment = limits counted in PostgreSQL for all instances; instance = per instance",
+  ],
   ["PLAN_FREE_ANSWERS_PER_MONTH", "1000", "answer limit of the free plan"],
   ["PLAN_PRO_ANSWERS_PER_MONTH", "100000", "answer limit of the pro plan"],
   ["DEFAULT_PLAN", "free", "plan of new workspaces (free, pro, business)"],
@@ -160,6 +174,17 @@ export function loadConfig(env: Env): Config {
   if (metricsToken !== null && (metricsToken.length < 32 || /\s/.test(metricsToken))) {
     throw new ConfigError("METRICS_TOKEN must be at least 32 characters without spaces");
   }
+  const rateLimitScope = env.RATE_LIMIT_SCOPE || "deployment";
+  if (rateLimitScope !== "deployment" && rateLimitScope !== "instance") {
+    throw new ConfigError(
+      `RATE_LIMIT_SCOPE must be deployment or instance, got "${rateLimitScope}"`,
+    );
+  }
+  const databaseUrl = urlVar(env, "DATABASE_URL", ["postgres:", "postgresql:"]);
+  const databaseReadUrl = urlVar(env, "DATABASE_READ_URL", ["postgres:", "postgresql:"]);
+  if (databaseReadUrl !== null && databaseUrl === null) {
+    throw new ConfigError("DATABASE_READ_URL needs DATABASE_URL (the replica's primary)");
+  }
   const secretKey = env.SECRET_KEY || null;
   if (secretKey !== null && secretKey.length < 32) {
     throw new ConfigError("SECRET_KEY must be at least 32 characters");
@@ -167,7 +192,8 @@ export function loadConfig(env: Env): Config {
   return {
     port,
     host: env.HOST || "0.0.0.0",
-    databaseUrl: urlVar(env, "DATABASE_URL", ["postgres:", "postgresql:"]),
+    databaseUrl,
+    databaseReadUrl,
     dataDir: env.DATA_DIR || "./data",
     publicBaseUrl: publicBaseUrl.replace(/\/+$/, ""),
     secretKey,
@@ -179,6 +205,7 @@ export function loadConfig(env: Env): Config {
     rateLimitKeyPerMinute: intVar(env, "RATE_LIMIT_KEY_PER_MINUTE", 60, 1, 100_000_000),
     rateLimitPublicPerMinute: intVar(env, "RATE_LIMIT_PUBLIC_PER_MINUTE", 120, 1, 100_000_000),
     rateLimitUserPerMinute: intVar(env, "RATE_LIMIT_USER_PER_MINUTE", 600, 1, 100_000_000),
+    rateLimitScope,
     planFreeAnswersPerMonth: intVar(env, "PLAN_FREE_ANSWERS_PER_MONTH", 1000, 0, 2 ** 31 - 1),
     planProAnswersPerMonth: intVar(env, "PLAN_PRO_ANSWERS_PER_MONTH", 100_000, 0, 2 ** 31 - 1),
     defaultPlan,

@@ -5,13 +5,14 @@ import { createHandler } from "./http/app.ts";
 import type { Config } from "./config.ts";
 import { type Db, isConnectionError, openDb } from "./db/db.ts";
 import { EXPIRED, within } from "./db/deadline.ts";
+import { openReadReplica } from "./db/replica.ts";
 import { checkDataDir, describeDataDirError } from "./data_dir.ts";
 import { type LogSink, stdoutLog } from "./log.ts";
 import { migrate } from "./db/migrate.ts";
 import { type AdsApp, createAdsState } from "./ads/wing.ts";
 import { createFormsState, type FormsApp } from "./forms/wing.ts";
 import { createRateLimiter } from "./http/ratelimit.ts";
-import { countingRefusals, createMetrics, gaugePools, metricsHandler } from "./http/metrics.ts";
+import { createMetrics, gaugePools, metricsHandler } from "./http/metrics.ts";
 import { webhookQueueDepth } from "./webhooks/worker.ts";
 import { routes as metricsRoutes } from "../routes/metrics.ts";
 import type { Route } from "./http/router.ts";
@@ -148,6 +149,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   let metricsServer: Deno.HttpServer<Deno.NetAddr> | null = null;
   let app: ServiceApp;
   let db: Db;
+  let replica: Awaited<ReturnType<typeof openReadReplica>> | null = null;
   try {
     if (config.metricsAddr) {
       metricsServer = listen(
@@ -158,13 +160,21 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     }
     db = options.db ?? await openDatabase(config);
     if (options.db) await migrate(db, migrations);
+    // A statement before any request: seen under load at start, the first statement of the
+    // kept-plans pool was described before postgres.js had read the array types, and that
+    // connection then answered every text[] of the key lookup as a string (500s) for good.
+    await db.keptPlans`select 1`;
+    replica = config.databaseReadUrl
+      ? await openReadReplica(db, config.databaseReadUrl, config.dbPoolMax)
+      : null;
     const clock = options.clock ?? (() => new Date());
     app = {
       config,
       db,
+      replica,
       clock,
       log: options.log ?? stdoutLog,
-      limiter: countingRefusals(createRateLimiter(clock), metrics),
+      limiter: createRateLimiter(clock),
       secretKey: await loadSecretKey(db.sql, config.secretKey),
       fetch: options.fetch ?? fetch,
       // /metrics on the main port only behind a token, and only when no other address serves it.
@@ -173,7 +183,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
         ...(config.metricsToken && !config.metricsAddr ? metricsRoutes : []),
       ],
       maintenanceCacheMs: options.maintenanceCacheMs ?? 1000,
-      ads: createAdsState(db),
+      ads: createAdsState(replica?.db ?? db),
       forms: createFormsState(db.sql),
       metrics,
     };
@@ -190,6 +200,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     ready.resolve(() => Promise.resolve(new Response(null, { status: 503 })));
     await server.shutdown();
     await metricsServer?.shutdown();
+    await replica?.close();
     throw err;
   }
   ready.resolve(createHandler(app));
@@ -220,6 +231,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       ]);
       stopWorkers.abort();
       await Promise.allSettled(running);
+      await replica?.close();
       await db.close();
     },
   };

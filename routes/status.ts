@@ -1,5 +1,7 @@
 // GET /status: liveness for load balancers and humans; no auth, never cached.
 
+import { EXPIRED, within } from "../lib/db/deadline.ts";
+import type { ReadReplica, ReplicaStatus } from "../lib/db/replica.ts";
 import { readMaintenance } from "../lib/http/maintenance.ts";
 import { defineRoute, json, noAuth } from "../lib/http/router.ts";
 import { dateTime, enumOf, named, nullable, object, optional, string } from "../lib/http/schema.ts";
@@ -28,7 +30,11 @@ export const routes = [
     summary: "Service status",
     description: '200 {status:"ok",version,checks:{database:"ok"}} when healthy; 503 with ' +
       'status "degraded" when the database does not answer within 2 s, or "maintenance" ' +
-      "(with until, null = until switched off) during a maintenance window, with Retry-After.",
+      "(with until, null = until switched off) during a maintenance window, with Retry-After. " +
+      "With a read replica (DATABASE_READ_URL), checks.replica is {state, lag_seconds, " +
+      'lag_bytes}: state "ok", or "unavailable" while the primary answers its reads (still ' +
+      "200); lag_seconds is how far the data it serves is behind the primary's (0 when it has " +
+      "replayed everything).",
     auth: noAuth,
     responses: {
       200: {
@@ -53,8 +59,10 @@ export const routes = [
         (window) => ({ window }),
         () => "down" as const,
       );
+      const replica = app.replica ? replicaCheck(app.replica) : null;
       const result = await Promise.race([check, timeout]);
       clearTimeout(timer);
+      const checks = replica ? { database: "ok", replica: await replica } : { database: "ok" };
       if (result === "timeout" || result === "down") {
         return json(
           { status: "degraded", version: VERSION, checks: { database: "unavailable" } },
@@ -72,13 +80,23 @@ export const routes = [
             status: "maintenance",
             version: VERSION,
             until: until?.toISOString() ?? null,
-            checks: { database: "ok" },
+            checks,
           },
           503,
           { ...headers, "Retry-After": String(seconds) },
         );
       }
-      return json({ status: "ok", version: VERSION, checks: { database: "ok" } }, 200, headers);
+      return json({ status: "ok", version: VERSION, checks }, 200, headers);
     },
   }),
 ];
+
+/** The replica's state, unavailable when the question takes longer than the database check. */
+async function replicaCheck(replica: ReadReplica) {
+  const unavailable: ReplicaStatus = { state: "unavailable", lag_seconds: null, lag_bytes: null };
+  const result = await within(
+    replica.status(DATABASE_CHECK_MS).catch(() => unavailable),
+    DATABASE_CHECK_MS,
+  );
+  return result === EXPIRED ? unavailable : result;
+}

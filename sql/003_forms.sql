@@ -63,6 +63,9 @@ create index login_failures_key_idx on login_failures (key, at);
 -- A login that succeeds (or is refused unchecked) deletes its attempt's rows: without this, a
 -- scan of every failure in the window, the most rows exactly while an attack runs.
 create index login_failures_attempt_idx on login_failures (attempt);
+-- Failed logins are pruned by age whatever their key, so that a flood of distinct addresses or
+-- e-mails leaves only the attempts of the last window.
+create index login_failures_at_idx on login_failures (at);
 
 create table questionnaires (
   id uuid primary key default gen_random_uuid(),

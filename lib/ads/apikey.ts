@@ -6,6 +6,14 @@ import { SCOPE_ID } from "./params.ts";
 import type { Period } from "./period.ts";
 import type { AuthRule, RequestContext } from "../http/router.ts";
 import { base64url, sha256Hex } from "../encoding.ts";
+import { type Db, empty, frag, type Fragment } from "../db/db.ts";
+import {
+  countSql,
+  type LimitResult,
+  type SharedCount,
+  sharedLimits,
+  sharedResult,
+} from "../http/ratelimit.ts";
 
 export const PERMISSIONS = ["ads:read", "reports:read", "coverage:read"] as const;
 export type Permission = typeof PERMISSIONS[number];
@@ -61,12 +69,22 @@ export interface AdsPrincipal {
   period: Period | null;
   /** The version of the ads data (ads_data_version) when this was read. */
   dataVersion: string;
+  /**
+   * Where the request reads: the replica (DATABASE_READ_URL) that gave the grant and versions
+   * above, so that what it reads next is of the same moment (the primary while the replica is
+   * down); the primary when there is no replica.
+   */
+  reads: Db;
 }
+
+/** How long a request waits for the replica to replay a key it has not yet: 20 x 50 ms. */
+const REPLICA_KEY_WAITS = 20;
+const REPLICA_KEY_WAIT_MS = 50;
 
 /** The grant version of an account without a grant: no grant row has it. */
 export const NO_GRANT = "00000000-0000-0000-0000-000000000000";
 
-interface KeyRow {
+interface KeyRow extends SharedCount {
   id: string;
   digest: string;
   prefix: string;
@@ -150,23 +168,56 @@ async function authenticate(
   // as NUL, must not reach it before the key is checked).
   const rawBrand = ctx.url.searchParams.get("brand_id");
   const brandFilter = rawBrand !== null && SCOPE_ID.test(rawBrand) ? rawBrand : null;
-  // The granted ids that exist: a grant may name ids not imported yet, which match nothing. On
-  // connections that keep its generic plan (Db.keptPlans): it is the same for every key.
-  const [row] = await ctx.app.db.keptPlans<KeyRow>`
-    select k.id, encode(k.digest, 'hex') as digest, k.prefix, k.label, k.created_at,
-           k.permissions, k.revoked_at, a.id as account_id, a.name as account_name,
-           g.period_since, g.period_until, g.version::text as grant_version,
-           coalesce(array(select x from unnest(g.station_ids) as x
-                           where x in (select id from ads_stations) order by x), '{}')
-             as station_ids,
-           ${brandFilter}::text = any(g.brand_ids)
-             and exists (select from ads_brands where id = ${brandFilter}::text)
-             as brand_filter_granted,
-           (select version::text from ads_data_version) as data_version
-      from ads_api_keys k
-      join ads_accounts a on a.id = k.account_id
-      left join ads_grants g on g.account_id = a.id
-     where k.digest = decode(${digest}, 'hex')`;
+  const { app } = ctx;
+  const limit = app.config.rateLimitKeyPerMinute;
+  const now = app.clock();
+  const shared = sharedLimits(app);
+  // Counted in the statement that checks the key, when the limits are shared: no round trip of
+  // its own, and only for a valid key (a 401 does not count).
+  const counted = shared ? frag`, h.allowed, h.remaining, h.reset_ms` : empty;
+  const count = shared
+    ? frag`left join lateral ${
+      countSql(
+        frag`case when k.revoked_at is null then 'ads-key:' || k.id::text end`,
+        limit,
+        now,
+      )
+    } h on true`
+    : empty;
+  let row: KeyRow | undefined;
+  let reads: Db = app.db;
+  if (!app.replica) {
+    [row] = await app.db.keptPlans<KeyRow>`${lookupSql(digest, brandFilter, counted, count)}`;
+  } else {
+    // The replica reads the key's grant; the primary checks the key itself and counts it, at the
+    // same time: a revocation holds from the next request however far the replica is behind.
+    let [[checked], [replicated]] = await Promise.all([
+      app.db.keptPlans<Pick<KeyRow, "id" | "digest" | "revoked_at"> & SharedCount>`
+        select k.id, encode(k.digest, 'hex') as digest, k.revoked_at ${counted}
+          from ads_api_keys k ${count}
+         where k.digest = decode(${digest}, 'hex')`,
+      app.replica.db.keptPlans<KeyRow>`${lookupSql(digest, brandFilter, empty, empty)}`,
+    ]);
+    if (checked) {
+      // A key newer than what the replica has replayed (created a moment ago): its grant and
+      // data are not there yet, and the primary's are of another moment than the data this
+      // service holds in memory, which follows the replica. It waits for the replica a little.
+      for (let wait = 0; !replicated && wait < REPLICA_KEY_WAITS; wait++) {
+        await new Promise((resolve) => setTimeout(resolve, REPLICA_KEY_WAIT_MS));
+        [replicated] = await app.replica.db.keptPlans<KeyRow>`
+          ${lookupSql(digest, brandFilter, empty, empty)}`;
+      }
+      if (!replicated) {
+        throw new ApiError(503, "UNAVAILABLE", {
+          message:
+            "This key is newer than the data source's copy; retry after Retry-After seconds.",
+          headers: { "Retry-After": "1" },
+        });
+      }
+      reads = app.replica.db;
+      row = Object.assign(replicated, checked);
+    }
+  }
   // The index finds the row; the comparison itself does not stop at the first differing byte.
   if (!row || !constantTimeEqual(row.digest, digest) || row.revoked_at !== null) {
     throw unauthenticated("The API key is invalid or revoked.");
@@ -174,25 +225,27 @@ async function authenticate(
 
   ctx.caller.account_id = row.account_id;
   ctx.caller.key_id = row.id;
-  const { config, limiter, clock } = ctx.app;
-  const limit = limiter.hit(`ads-key:${row.id}`, config.rateLimitKeyPerMinute);
-  const secondsToReset = Math.max(0, limit.resetAt - Math.floor(clock().getTime() / 1000));
-  ctx.headers.set("X-RateLimit-Limit", String(limit.limit));
-  ctx.headers.set("X-RateLimit-Remaining", String(limit.remaining));
-  ctx.headers.set("X-RateLimit-Reset", String(limit.resetAt));
-  ctx.headers.set("RateLimit-Policy", `"per-key";q=${limit.limit};w=60`);
-  ctx.headers.set("RateLimit", `"per-key";r=${limit.remaining};t=${secondsToReset}`);
+  const limited: LimitResult = shared
+    ? sharedResult(row, limit, now)
+    : app.limiter.hit(`ads-key:${row.id}`, limit);
+  const secondsToReset = Math.max(0, limited.resetAt - Math.floor(now.getTime() / 1000));
+  ctx.headers.set("X-RateLimit-Limit", String(limited.limit));
+  ctx.headers.set("X-RateLimit-Remaining", String(limited.remaining));
+  ctx.headers.set("X-RateLimit-Reset", String(limited.resetAt));
+  ctx.headers.set("RateLimit-Policy", `"per-key";q=${limited.limit};w=60`);
+  ctx.headers.set("RateLimit", `"per-key";r=${limited.remaining};t=${secondsToReset}`);
 
   if (permission && !row.permissions.includes(permission)) {
     throw new ApiError(403, "FORBIDDEN", {
       message: `This API key lacks the ${permission} permission.`,
     });
   }
-  if (!limit.allowed) {
+  if (!limited.allowed) {
+    app.metrics.count("onda_rate_limit_refusals_total", { limit: "ads-key" });
     throw new ApiError(429, "RATE_LIMITED", {
       message:
-        `At most ${limit.limit} requests per minute per key; retry after Retry-After seconds.`,
-      headers: { "Retry-After": String(limit.retryAfter) },
+        `At most ${limited.limit} requests per minute per key; retry after Retry-After seconds.`,
+      headers: { "Retry-After": String(limited.retryAfter) },
     });
   }
   return {
@@ -206,5 +259,36 @@ async function authenticate(
       ? { since: row.period_since, until: row.period_until }
       : null,
     dataVersion: row.data_version,
+    reads,
   };
+}
+
+/**
+ * The key with its account and grant, in one statement. The granted ids that exist: a grant may
+ * name ids not imported yet, which match nothing. Run on connections that keep its generic plan
+ * (Db.keptPlans): it is the same for every key.
+ */
+function lookupSql(
+  digest: string,
+  brandFilter: string | null,
+  counted: Fragment,
+  count: Fragment,
+): Fragment {
+  return frag`
+    select k.id, encode(k.digest, 'hex') as digest, k.prefix, k.label, k.created_at,
+           k.permissions, k.revoked_at, a.id as account_id, a.name as account_name,
+           g.period_since, g.period_until, g.version::text as grant_version,
+           coalesce(array(select x from unnest(g.station_ids) as x
+                           where x in (select id from ads_stations) order by x), '{}')
+             as station_ids,
+           ${brandFilter}::text = any(g.brand_ids)
+             and exists (select from ads_brands where id = ${brandFilter}::text)
+             as brand_filter_granted,
+           (select version::text from ads_data_version) as data_version
+           ${counted}
+      from ads_api_keys k
+      join ads_accounts a on a.id = k.account_id
+      left join ads_grants g on g.account_id = a.id
+      ${count}
+     where k.digest = decode(${digest}, 'hex')`;
 }

@@ -5,8 +5,16 @@
 import { ApiError } from "../errors.ts";
 import type { AuthRule, HeaderParam, RequestContext } from "../http/router.ts";
 import { uuid } from "../http/schema.ts";
-import type { Sql } from "../db/db.ts";
-import type { LimitResult } from "../http/ratelimit.ts";
+import { empty, frag, type Fragment, type Sql } from "../db/db.ts";
+import {
+  addressKey,
+  countRequest,
+  countSql,
+  type LimitResult,
+  type SharedCount,
+  sharedLimits,
+  sharedResult,
+} from "../http/ratelimit.ts";
 import { applyUnresolvedWorkspaceCors, applyWorkspaceCors } from "../http/cors.ts";
 import { base64url, sha256Hex } from "../encoding.ts";
 
@@ -119,11 +127,17 @@ const WORKSPACE_HEADER: HeaderParam = {
 };
 
 /** Adds the rate-limit headers to the response and refuses with 429 when over the limit. */
-export function enforceLimit(ctx: RequestContext, result: LimitResult, what: string) {
+export function enforceLimit(
+  ctx: RequestContext,
+  result: LimitResult,
+  limit: "user" | "public",
+) {
   ctx.headers.set("X-RateLimit-Limit", String(result.limit));
   ctx.headers.set("X-RateLimit-Remaining", String(result.remaining));
   ctx.headers.set("X-RateLimit-Reset", String(result.resetAt));
   if (!result.allowed) {
+    ctx.app.metrics.count("onda_rate_limit_refusals_total", { limit });
+    const what = limit === "user" ? "for this user" : "from this address";
     throw new ApiError(429, "RATE_LIMITED", {
       message: `Too many requests ${what}; retry after Retry-After seconds.`,
       headers: { "Retry-After": String(result.retryAfter) },
@@ -131,7 +145,7 @@ export function enforceLimit(ctx: RequestContext, result: LimitResult, what: str
   }
 }
 
-interface TokenRow {
+interface TokenRow extends SharedCount {
   token_id: string;
   user_id: string;
   workspace_id: string | null;
@@ -186,8 +200,14 @@ async function authenticateUser(ctx: RequestContext, minRole: Role): Promise<Use
       field: "X-Workspace-Id",
     });
   }
+  // The per-user count is made in the statement that finds the user, when the limits are
+  // shared: no round trip of its own, and only for a valid credential (a 401 does not count).
+  const limit = app.config.rateLimitUserPerMinute;
+  const now = app.clock();
+  const shared = sharedLimits(app);
   const [row] = await app.db.sql<TokenRow>`
         select t.id as token_id, t.user_id, m.workspace_id, m.role, w.allowed_origins
+               ${shared ? frag`, h.allowed, h.remaining, h.reset_ms` : empty}
         from auth_tokens t
         left join lateral (
           select workspace_id, role from memberships
@@ -196,8 +216,13 @@ async function authenticateUser(ctx: RequestContext, minRole: Role): Promise<Use
           order by created_at, workspace_id limit 1
         ) m on true
         left join workspaces w on w.id = m.workspace_id
+        ${
+    shared
+      ? frag`left join lateral ${countSql(frag`'user:' || t.user_id::text`, limit, now)} h on true`
+      : empty
+  }
         where t.digest = ${tokenDigest(found.token)} and t.revoked_at is null
-          and (t.expires_at is null or t.expires_at > ${app.clock()})`;
+          and (t.expires_at is null or t.expires_at > ${now})`;
   if (!row) {
     throw new ApiError(401, "UNAUTHENTICATED", {
       message: "The token is invalid, revoked or expired; sign in again.",
@@ -214,8 +239,8 @@ async function authenticateUser(ctx: RequestContext, minRole: Role): Promise<Use
   if (workspaceScoped) applyWorkspaceCors(req, ctx.headers, allowedOrigins);
   enforceLimit(
     ctx,
-    app.limiter.hit(`user:${row.user_id}`, app.config.rateLimitUserPerMinute),
-    "for this user",
+    shared ? sharedResult(row, limit, now) : app.limiter.hit(`user:${row.user_id}`, limit),
+    "user",
   );
   if (!row.workspace_id || !row.role) {
     throw new ApiError(404, "NOT_FOUND", {
@@ -257,21 +282,54 @@ function checkCsrf(req: Request, publicBaseUrl: string, allowedOrigins: string[]
   });
 }
 
-/** Anyone, within the per-address limit of the public endpoints. */
-export function publicAccess(): AuthRule<null> {
+/**
+ * A public request whose count is made in its handler's statement (publicAccess("in
+ * statement") with shared limits): the client's key, the limit and the time to count at.
+ */
+export interface PublicCount {
+  key: string;
+  limit: number;
+  now: Date;
+}
+
+/**
+ * Anyone, within the per-address limit of the public endpoints. "in statement": with shared
+ * limits the count is left to the handler's one statement (countedStatement), so that it costs
+ * no round trip and no commit of its own; the principal then says what to count.
+ */
+export function publicAccess(
+  counted: "here" | "in statement" = "here",
+): AuthRule<PublicCount | null> {
   return {
     security: [],
-    describe: "No authentication; rate limited per client address.",
+    describe: "No authentication; rate limited per client address (IPv6: per /64).",
     errors: [429],
     responseHeaders: RATE_LIMIT_HEADERS,
-    authenticate(ctx) {
+    async authenticate(ctx) {
       const { app } = ctx;
-      enforceLimit(
-        ctx,
-        app.limiter.hit(`public:${ctx.clientAddress}`, app.config.rateLimitPublicPerMinute),
-        "from this address",
-      );
-      return Promise.resolve(null);
+      const key = `public:${addressKey(ctx.clientAddress)}`;
+      const limit = app.config.rateLimitPublicPerMinute;
+      if (counted === "in statement" && sharedLimits(app)) return { key, limit, now: app.clock() };
+      enforceLimit(ctx, await countRequest(app, key, limit), "public");
+      return null;
     },
   };
+}
+
+/**
+ * The handler's statement `body` (a select) preceded by the request's count: `body` runs only if
+ * the count allows it, and its row comes with the count's columns (null when refused). `body`
+ * alone when the request was counted already (count null).
+ */
+export function countedStatement(count: PublicCount | null, body: Fragment): Fragment {
+  if (!count) return body;
+  return frag`
+    with h as (select * from ${countSql(frag`${count.key}::text`, count.limit, count.now)} h),
+         r as (select * from (${body}) b where (select allowed from h))
+    select h.allowed, h.remaining, h.reset_ms, r.* from h left join r on true`;
+}
+
+/** After a countedStatement: the limit's headers, and 429 when the count refused the request. */
+export function enforceCounted(ctx: RequestContext, count: PublicCount | null, row: SharedCount) {
+  if (count) enforceLimit(ctx, sharedResult(row, count.limit, count.now), "public");
 }

@@ -1,6 +1,7 @@
-// The failed-login limiter: attempts are recorded per e-mail and per client address in the
-// database (shared by every instance); past the limit a login is refused with 429 before any
-// password is checked, which also stops the expensive derivation being used for a DoS.
+// The failed-login limiter: attempts are recorded per e-mail and per client address (an IPv6
+// one by its /64) in the database, shared by every instance; past the limit a login is refused
+// with 429 before any password is checked, which also stops the expensive derivation being used
+// for a DoS.
 //
 // An attempt is counted as a failure *before* the password is checked, and the count includes
 // it, so parallel guesses cannot all pass the check while each is still deriving: the k-th
@@ -8,13 +9,14 @@
 
 import type { AppContext } from "../http/router.ts";
 import { ApiError } from "../errors.ts";
+import { addressKey } from "../http/ratelimit.ts";
 
 export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
 export const LOGIN_FAILURES_PER_EMAIL = 10;
 export const LOGIN_FAILURES_PER_ADDRESS = 50;
 
 function keys(email: string, address: string) {
-  return { byEmail: `email:${email.toLowerCase()}`, byAddress: `addr:${address}` };
+  return { byEmail: `email:${email.toLowerCase()}`, byAddress: `addr:${addressKey(address)}` };
 }
 
 /** Records the attempt; throws 429 with Retry-After when it is over either limit. */
@@ -27,9 +29,9 @@ export async function beginLoginAttempt(
   const now = app.clock();
   const since = new Date(now.getTime() - LOGIN_WINDOW_MS);
   const attempt = crypto.randomUUID();
-  // Old rows are useless to the limiter; pruning them here keeps the table small.
-  await app.db.sql`
-    delete from login_failures where key in (${byEmail}, ${byAddress}) and at <= ${since}`;
+  // Old rows are useless to the limiter. Pruning every key's here (by the index on at) keeps the
+  // table to the attempts of the last window, however many addresses and e-mails they came from.
+  await app.db.sql`delete from login_failures where at <= ${since}`;
   await app.db.sql`
     insert into login_failures (key, at, attempt)
     values (${byEmail}, ${now}, ${attempt}), (${byAddress}, ${now}, ${attempt})`;

@@ -23,8 +23,9 @@
 //
 // Outcomes that are stored and replayed: every 2xx-4xx answer (a 4xx is the answer to that
 // request; retrying the same request gives the same answer; it changed nothing, so it is stored
-// on its own). A 5xx or an unexpected error stores nothing (or releases the claim), so the
-// client can retry with the same key.
+// on its own) but a 429, the rate limit's answer rather than the request's. A 5xx or an
+// unexpected error stores nothing (or releases the claim), so the client can retry with the
+// same key, as after a 429.
 //
 // Sealed routes (`sealed`, with `idempotent: true`: register, bearer tokens): their answers
 // carry a credential, so its parts are stored encrypted and opened only to replay, and the
@@ -344,8 +345,9 @@ async function runTransactional(
   try {
     response = await run();
   } catch (err) {
-    const answered = err instanceof KeyTaken || (err instanceof ApiError && err.status < 500);
-    if (!answered) throw err; // 5xx: nothing was stored, the key stays free
+    const answered = err instanceof KeyTaken ||
+      (err instanceof ApiError && err.status < 500 && err.status !== 429);
+    if (!answered) throw err; // 5xx or 429: nothing was stored, the key stays free
     // A repeat (or a request that lost the race for its key) answers from the record; a
     // retried answer, for instance, fails as "already answered" before reaching its insert.
     const row = await lookup(sql, s);
@@ -448,7 +450,7 @@ async function runWithClaim(
   try {
     response = await run();
   } catch (err) {
-    if (err instanceof ApiError && err.status < 500) {
+    if (err instanceof ApiError && err.status < 500 && err.status !== 429) {
       const { text, headers } = storedError(err, ctx);
       await store(err.status, headers, text);
     } else {

@@ -4,7 +4,6 @@
 // a query: the label values come from small fixed sets, so a client cannot grow the series.
 
 import { createHash, timingSafeEqual } from "node:crypto";
-import type { RateLimiter } from "./ratelimit.ts";
 import type { Db } from "../db/db.ts";
 import { EXPIRED, within } from "../db/deadline.ts";
 
@@ -147,19 +146,6 @@ export function gaugePools(metrics: Metrics, pools: Db["pools"]) {
   metrics.gauge("onda_db_pool_connections", each(({ max }) => max));
   metrics.gauge("onda_db_pool_in_use", each(({ busy, max }) => Math.min(busy, max)));
   metrics.gauge("onda_db_pool_waiting", each(({ busy, max }) => Math.max(0, busy - max)));
-}
-
-/** The limiter, counting its refusals by the kind of limit (the part of the key before ":"). */
-export function countingRefusals(limiter: RateLimiter, metrics: Metrics): RateLimiter {
-  return {
-    hit(key, limit, windowMs) {
-      const result = limiter.hit(key, limit, windowMs);
-      if (!result.allowed) {
-        metrics.count("onda_rate_limit_refusals_total", { limit: key.slice(0, key.indexOf(":")) });
-      }
-      return result;
-    },
-  };
 }
 
 /**

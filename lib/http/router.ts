@@ -3,6 +3,7 @@
 
 import type { Config } from "../config.ts";
 import type { Db } from "../db/db.ts";
+import type { ReadReplica } from "../db/replica.ts";
 import type { RateLimiter } from "./ratelimit.ts";
 import type { InferShape, Schema, Shape } from "./schema.ts";
 import type { LogSink } from "../log.ts";
@@ -43,6 +44,8 @@ export const serviceRules: FailureRules = {
 export interface AppContext {
   config: Config;
   db: Db;
+  /** The streaming replica of DATABASE_READ_URL, when set: reads that need no read-your-writes. */
+  replica?: ReadReplica | null;
   /** The time source; tests move it to cross cursor expiry, sunset dates and retry schedules. */
   clock: () => Date;
   log: LogSink;

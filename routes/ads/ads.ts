@@ -154,7 +154,7 @@ export const routes = [
       if (scope.empty) {
         const index = await app.ads.figureIndex.at(principal.dataVersion);
         meta.snapshot_exported_at = await app.ads.grants.newestSnapshot(
-          app.db.sql,
+          principal.reads.sql,
           principal,
           index,
         );
@@ -165,8 +165,13 @@ export const routes = [
       let rows: PageRow[];
       for (let attempt = 1;; attempt++) {
         index = await app.ads.figureIndex.at(version);
-        const granted = await app.ads.grants.brandCodes(app.db.sql, scope, index);
-        const perDay = await app.ads.grants.occurrencesPerDay(app.db.sql, principal, scope, index);
+        const granted = await app.ads.grants.brandCodes(principal.reads.sql, scope, index);
+        const perDay = await app.ads.grants.occurrencesPerDay(
+          principal.reads.sql,
+          principal,
+          scope,
+          index,
+        );
         // The partial first and last day, counted from the index's starts.
         const partial = partialDays(scope).map((edge) => ({
           first: edge.since.getTime() === scope.period!.since.getTime(),
@@ -181,7 +186,7 @@ export const routes = [
           rows = [];
           break;
         }
-        rows = await app.db.keptPlans<PageRow>`${pageSql(page, query.limit)}`;
+        rows = await principal.reads.keptPlans<PageRow>`${pageSql(page, query.limit)}`;
         // An approval committed since the index was read: read both again at the new version.
         // (No row at all: the grant was replaced since the key lookup, and nothing is visible.)
         if (!rows.length || rows[0].data_version === index.version || attempt === 3) break;
@@ -190,7 +195,7 @@ export const routes = [
       const data = rows!;
       meta.has_more = data.length > 0 && query.offset + data.length < meta.total;
       meta.snapshot_exported_at = await app.ads.grants.newestSnapshot(
-        app.db.sql,
+        principal.reads.sql,
         principal,
         index!,
       );

@@ -94,7 +94,7 @@ export const routes = [
       const meta = {
         ...periodMeta(scope),
         snapshot_exported_at: await app.ads.grants.newestSnapshot(
-          app.db.sql,
+          principal.reads.sql,
           principal,
           await app.ads.figureIndex.at(principal.dataVersion),
         ),

@@ -187,10 +187,10 @@ export const routes = [
       let index: FigureIndex;
       for (let attempt = 1;; attempt++) {
         index = await app.ads.figureIndex.at(version);
-        const granted = await app.ads.grants.brandCodes(app.db.sql, scope, index);
+        const granted = await app.ads.grants.brandCodes(principal.reads.sql, scope, index);
         const partial = scope.empty || partialDays(scope).length === 0
           ? []
-          : await app.db.sql<PartialRow>`${partialSql(scope)}`;
+          : await principal.reads.sql<PartialRow>`${partialSql(scope)}`;
         // An approval committed since the index was read: read both again at the new version.
         if (partial.length && partial[0].data_version !== index.version && attempt < 3) {
           version = partial[0].data_version;
@@ -199,7 +199,7 @@ export const routes = [
         data = summaryJson(scope, index, granted, partial);
         break;
       }
-      const newest = await app.ads.grants.newestSnapshot(app.db.sql, principal, index!);
+      const newest = await app.ads.grants.newestSnapshot(principal.reads.sql, principal, index!);
       const meta = { ...periodMeta(scope), snapshot_exported_at: newest, notice: NOTICE_ADS };
       return jsonText(`{"data":${data},"meta":${JSON.stringify(meta)}}`);
     },

@@ -69,7 +69,7 @@ export const routes = [
     responses: { 200: { description: "The caller.", schema: whoamiSchema } },
     errors: [401, 422, 429, 503],
     handler: async ({ app, principal }) => {
-      const [names] = await app.db.sql<{ stations: unknown; brands: unknown }>`
+      const [names] = await principal.reads.sql<{ stations: unknown; brands: unknown }>`
         select
           coalesce((select json_agg(json_build_object('id', s.id, 'name', s.name) order by s.id)
                       from ads_stations s where s.id = any(${principal.stations}::text[])),

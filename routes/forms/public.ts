@@ -1,7 +1,9 @@
 // Public endpoints of published questionnaires: read one by slug, start a session, answer its
 // questions one at a time. Every state change writes its webhook event in the same transaction.
 
-import { publicAccess } from "../../lib/forms/auth.ts";
+import { countedStatement, enforceCounted, publicAccess } from "../../lib/forms/auth.ts";
+import { frag } from "../../lib/db/db.ts";
+import type { SharedCount } from "../../lib/http/ratelimit.ts";
 import { ApiError } from "../../lib/errors.ts";
 import {
   keyTaken,
@@ -102,7 +104,8 @@ export const routes = [
       "required; loaded_at more than 5 minutes in the future or older than 24 hours: 400 " +
       "(field loaded_at). sessionId is a random integer below 2^53. A closed, draft or " +
       "unknown questionnaire: 404. Emits session.started. Accepts Idempotency-Key.",
-    auth: publicAccess(),
+    // Counted in the statement that starts the session (lib/forms/auth.ts).
+    auth: publicAccess("in statement"),
     cors: "public",
     idempotent: "transactional",
     params: slugParam,
@@ -127,7 +130,8 @@ export const routes = [
         ),
       },
     },
-    handler: async ({ app, body, params, req }) => {
+    handler: async (ctx) => {
+      const { app, body, params, req, principal } = ctx;
       const now = app.clock();
       const age = now.getTime() - body.loaded_at;
       if (age < -LOADED_AT_SKEW_MS || age > LOADED_AT_MAX_AGE_MS) {
@@ -142,14 +146,18 @@ export const routes = [
         const answer = { sessionId: id };
         // One statement, one round trip and one commit: the session, its session.started
         // event and the Idempotency-Key record (see onda_start_session in sql/003_forms.sql).
-        let started: boolean;
+        let row: { started: boolean } & SharedCount;
         try {
-          [{ started }] = await app.db.sql<{ started: boolean }>`
-            select onda_start_session(
-              ${id}::bigint, ${params.slug}::text, ${body.name}::text, ${body.email}::text,
-              ${new Date(body.loaded_at)}::timestamptz, ${now}::timestamptz,
-              ${pendingRecord(req, 201, answer)}::jsonb
-            ) as started`;
+          [row] = await app.db.sql<{ started: boolean } & SharedCount>`${
+            countedStatement(
+              principal,
+              frag`select onda_start_session(
+                ${id}::bigint, ${params.slug}::text, ${body.name}::text, ${body.email}::text,
+                ${new Date(body.loaded_at)}::timestamptz, ${now}::timestamptz,
+                ${pendingRecord(req, 201, answer)}::jsonb
+              ) as started`,
+            )
+          }`;
         } catch (err) {
           const code = (err as { code?: string })?.code;
           if (code === "OD001") throw keyTaken();
@@ -157,7 +165,8 @@ export const routes = [
           if (code !== "23505") throw err;
           continue;
         }
-        if (!started) throw notFound();
+        enforceCounted(ctx, principal, row);
+        if (!row.started) throw notFound();
         recordCommitted(req);
         return json(answer, 201);
       }
@@ -178,7 +187,8 @@ export const routes = [
       "required); over the workspace's monthly answers: 422 (field plan.answers_per_month), " +
       "nothing stored. Emits answer.submitted, and session.completed once. Accepts " +
       "Idempotency-Key.",
-    auth: publicAccess(),
+    // Counted in the statement that records the answer (lib/forms/auth.ts).
+    auth: publicAccess("in statement"),
     cors: "public",
     idempotent: "transactional",
     params: {
@@ -194,7 +204,8 @@ export const routes = [
     ),
     responses: { 201: { description: "Stored.", schema: answerResult } },
     errors: [409, 422],
-    handler: async ({ app, body, params, req }) => {
+    handler: async (ctx) => {
+      const { app, body, params, req, principal } = ctx;
       // One round trip and one commit in the normal case: the question's rules come from the
       // cache (they never change once published), and onda_record_answer (sql/003_forms.sql)
       // decides everything else under the session's row lock, whether the question belongs to
@@ -213,16 +224,19 @@ export const routes = [
         }
       }
       const now = app.clock();
-      let outcome: string;
-      let answer: string;
+      let row: { outcome: string; body: string } & SharedCount;
       try {
-        [{ outcome, body: answer }] = await app.db.sql<{ outcome: string; body: string }>`
-          select outcome, body from onda_record_answer(
-            ${params.sessionId}::bigint, ${params.slug}::text, ${body.questionId}::bigint,
-            ${text}::text, ${now}::timestamptz,
-            ${pendingRecordOfStatement(req, 201)}::jsonb, ${answerLimits(app.config)}::jsonb,
-            ${monthOf(now)}::date, ${unlimitedShard()}::smallint
-          )`;
+        [row] = await app.db.sql<{ outcome: string; body: string } & SharedCount>`${
+          countedStatement(
+            principal,
+            frag`select outcome, body from onda_record_answer(
+              ${params.sessionId}::bigint, ${params.slug}::text, ${body.questionId}::bigint,
+              ${text}::text, ${now}::timestamptz,
+              ${pendingRecordOfStatement(req, 201)}::jsonb, ${answerLimits(app.config)}::jsonb,
+              ${monthOf(now)}::date, ${unlimitedShard()}::smallint
+            )`,
+          )
+        }`;
       } catch (err) {
         const code = (err as { code?: string })?.code;
         if (code === "OD002") {
@@ -232,6 +246,8 @@ export const routes = [
         if (code === "OD001") throw keyTaken();
         throw err;
       }
+      enforceCounted(ctx, principal, row);
+      const { outcome, body: answer } = row;
       switch (outcome) {
         case "ok":
           recordCommitted(req);

@@ -220,6 +220,26 @@ test("auth: repeated failed logins per address are 429", async () => {
   await elsewhere.body?.cancel();
 });
 
+test("auth: failed logins from one IPv6 /64 count together, and old ones are pruned", async () => {
+  const now = new Date();
+  const old = new Date(now.getTime() - 16 * 60_000);
+  // 50 failures from other addresses of the /64, and stale rows of a flood of other keys.
+  for (let i = 0; i < 50; i++) {
+    await service.db.sql`insert into login_failures (key, at, attempt)
+      values ('addr:2001:db8:aa:bb::/64', ${now}, ${crypto.randomUUID()}),
+             (${`addr:flood-${i}`}, ${old}, ${crypto.randomUUID()})`;
+  }
+  const res = await login(owner.email, owner.password, "2001:db8:aa:bb:1:2:3:4");
+  assert.equal(res.status, 429);
+  await res.body?.cancel();
+  const [{ stale }] = await service.db.sql<{ stale: number }>`
+    select count(*)::int as stale from login_failures where key like 'addr:flood-%'`;
+  assert.equal(stale, 0, "rows older than the window are gone, whatever their key");
+  const otherPrefix = await login(owner.email, owner.password, "2001:db8:aa:bc::1");
+  assert.equal(otherPrefix.status, 200);
+  await otherPrefix.body?.cancel();
+});
+
 test("auth: no credential or a bad token is 401 UNAUTHENTICATED", async () => {
   const cases: Record<string, string>[] = [
     {},

@@ -3,7 +3,14 @@
 
 import assert from "node:assert/strict";
 import { body, startTestService, test } from "../_server.ts";
-import { registerUser } from "./_forms.ts";
+import {
+  answer,
+  postSession,
+  publishedQuestionnaire,
+  registerUser,
+  sessionBody,
+  validAnswerFor,
+} from "./_forms.ts";
 
 const service = await startTestService({
   env: { RATE_LIMIT_PUBLIC_PER_MINUTE: "5", RATE_LIMIT_USER_PER_MINUTE: "4", TRUST_PROXY: "1" },
@@ -28,6 +35,61 @@ test("ratelimit: public routes allow RATE_LIMIT_PUBLIC_PER_MINUTE per address, t
   service.clock.advance(61_000);
   const later = await from("198.51.100.10");
   assert.equal(later.status, 404, "the window rolls on");
+  await later.body?.cancel();
+});
+
+test("ratelimit: a public client on IPv6 is counted per /64", async () => {
+  const from = (address: string) =>
+    service.fetch("/api/v1/public/q/nothing-here", { headers: { "x-forwarded-for": address } });
+  for (let i = 0; i < 5; i++) {
+    const res = await from(`2001:db8:5:5::${(i + 1).toString(16)}`);
+    assert.equal(res.status, 404);
+    await res.body?.cancel();
+  }
+  const limited = await from("2001:db8:5:5:abcd::1");
+  assert.equal(limited.status, 429, "a new address of the same /64 shares its budget");
+  await limited.body?.cancel();
+  const other = await from("2001:db8:5:6::1");
+  assert.equal(other.status, 404);
+  await other.body?.cancel();
+});
+
+test("ratelimit: a public answer refused by the limit stores nothing and leaves its Idempotency-Key free", async () => {
+  const owner = await registerUser(service);
+  const form = await publishedQuestionnaire(service, owner);
+  const from = { "x-forwarded-for": "198.51.100.77" };
+  const started = await postSession(service, form.slug, sessionBody(), from); // 1
+  assert.equal(started.status, 201);
+  const { sessionId } = await body<{ sessionId: number }>(started);
+  const [first, second, third] = form.questions;
+  for (const q of [first, second]) { // 2, 3
+    const res = await answer(service, form.slug, sessionId, q.id, validAnswerFor(q), from);
+    assert.equal(res.status, 201);
+    await res.body?.cancel();
+  }
+  for (let i = 0; i < 2; i++) { // 4, 5
+    const res = await service.fetch(`/api/v1/public/q/${form.slug}`, { headers: from });
+    assert.equal(res.status, 200);
+    await res.body?.cancel();
+  }
+  const key = crypto.randomUUID();
+  const send = () =>
+    answer(service, form.slug, sessionId, third.id, validAnswerFor(third), {
+      ...from,
+      "idempotency-key": key,
+    });
+  const refused = await send();
+  assert.equal(refused.status, 429);
+  assert.ok(Number(refused.headers.get("retry-after")) >= 1);
+  await refused.body?.cancel();
+  const [stored] = await service.db.sql<{ answers: number; keys: number }>`
+    select (select count(*)::int from answers where session_id = ${sessionId}) as answers,
+           (select count(*)::int from idempotency_keys where key = ${key}) as keys`;
+  assert.deepEqual(stored, { answers: 2, keys: 0 });
+  service.clock.advance(61_000);
+  const later = await send();
+  assert.equal(later.status, 201, "the same request runs once the window allows it");
+  assert.equal(later.headers.get("idempotent-replayed"), null);
   await later.body?.cancel();
 });
 

@@ -1,8 +1,19 @@
-// The rolling-window limiter: at most `limit` in any window, exact reset and retry times.
+// The rolling-window limiters, in memory and in the database (shared by every instance): at
+// most `limit` in any window, exact reset and retry times, bounded under a flood of keys; and
+// what a per-address limit counts.
 
 import assert from "node:assert/strict";
-import { createRateLimiter } from "../../lib/http/ratelimit.ts";
-import { test, testClock } from "../_server.ts";
+import {
+  addressKey,
+  countSql,
+  createRateLimiter,
+  type SharedCount,
+  sharedResult,
+} from "../../lib/http/ratelimit.ts";
+import { frag, openDb } from "../../lib/db/db.ts";
+import { migrate } from "../../lib/db/migrate.ts";
+import { migrations } from "../../sql/migrations.ts";
+import { freshDatabase, test, testClock } from "../_server.ts";
 
 test("ratelimit: at most limit requests in any rolling window", () => {
   const clock = testClock();
@@ -43,4 +54,144 @@ test("ratelimit: remaining counts down and reset is the oldest request plus the 
   assert.equal(first.resetAt, Date.parse("2026-01-01T00:01:00Z") / 1000);
   clock.advance(1000);
   assert.equal(limiter.hit("k", 5).remaining, 3);
+});
+
+test("ratelimit: memory stays bounded under a flood of distinct keys", () => {
+  const clock = testClock();
+  const limiter = createRateLimiter(clock);
+  for (let i = 0; i < 30_000; i++) limiter.hit(`flood-${i}`, 5);
+  clock.advance(60_000);
+  // Every key of the flood has left the window: the next sweep drops them all.
+  for (let i = 0; i < 10_000; i++) limiter.hit(`next-${i % 10}`, 5);
+  assert.ok(limiter.size() <= 10, String(limiter.size()));
+});
+
+test("ratelimit: an IPv6 client is counted per /64, an IPv4 one per address", () => {
+  const cases: [string, string][] = [
+    ["203.0.113.7", "203.0.113.7"],
+    ["::ffff:203.0.113.7", "203.0.113.7"],
+    ["2001:db8:1:2:3:4:5:6", "2001:db8:1:2::/64"],
+    ["2001:db8:1:2::ffff", "2001:db8:1:2::/64"],
+    ["2001:0DB8:0001:0002:aaaa::1", "2001:db8:1:2::/64"],
+    ["[2001:db8:1:2::9]", "2001:db8:1:2::/64"],
+    ["fe80::1%eth0", "fe80:0:0:0::/64"],
+    ["::1", "0:0:0:0::/64"],
+    ["2001:db8::", "2001:db8:0:0::/64"],
+    ["64:ff9b::192.0.2.33", "64:ff9b:0:0::/64"],
+  ];
+  for (const [address, key] of cases) assert.equal(addressKey(address), key, address);
+  // Not an address (a forged X-Forwarded-For): a short key of its own, never the text itself.
+  for (const junk of ["not-an-ip", "1:2:3", "2001:db8::1::2", "x".repeat(5000), "1.2.3.4.5"]) {
+    assert.match(addressKey(junk), /^other:[0-9a-f]{32}$/, junk.slice(0, 20));
+  }
+  assert.notEqual(addressKey("2001:db8:1:2::1"), addressKey("2001:db8:1:3::1"));
+});
+
+/** A migrated database of its own (PostgreSQL with DATABASE_URL, else PGlite). */
+async function limitsDb() {
+  const database = await freshDatabase();
+  const db = await openDb({ databaseUrl: database.url, dataDir: "memory://", poolMax: 8 });
+  await migrate(db, migrations);
+  const hit = async (key: string, limit: number, now: number) => {
+    const [row] = await db.sql<SharedCount>`
+      select h.* from ${countSql(frag`${key}::text`, limit, new Date(now))} h`;
+    return sharedResult(row, limit, new Date(now));
+  };
+  return {
+    db,
+    hit,
+    async close() {
+      await db.close();
+      await database.drop();
+    },
+  };
+}
+
+const T0 = Date.parse("2026-01-01T00:00:00Z");
+
+test("ratelimit (shared): at most limit requests in any rolling window, counted in the database", async () => {
+  const limits = await limitsDb();
+  try {
+    for (let i = 0; i < 3; i++) {
+      const accepted = await limits.hit("k", 3, T0 + i * 10_000);
+      assert.equal(accepted.allowed, true);
+      assert.equal(accepted.remaining, 2 - i);
+      assert.equal(accepted.resetAt, (T0 + 60_000) / 1000);
+    }
+    const refused = await limits.hit("k", 3, T0 + 30_000);
+    assert.equal(refused.allowed, false);
+    assert.equal(refused.remaining, 0);
+    assert.equal(refused.retryAfter, 30);
+    // 1 ms before the first leaves the window, still refused; at 60 s exactly, accepted.
+    assert.equal((await limits.hit("k", 3, T0 + 59_999)).allowed, false);
+    const again = await limits.hit("k", 3, T0 + 60_000);
+    assert.equal(again.allowed, true);
+    assert.equal(again.remaining, 0);
+    assert.equal(again.resetAt, (T0 + 70_000) / 1000, "the oldest counted is now the second");
+    assert.equal((await limits.hit("k", 3, T0 + 60_001)).allowed, false, "refused are not counted");
+    assert.equal((await limits.hit("other", 3, T0 + 60_001)).allowed, true, "keys are independent");
+  } finally {
+    await limits.close();
+  }
+});
+
+test("ratelimit (shared): concurrent requests of one key never pass the limit together", async () => {
+  const limits = await limitsDb();
+  try {
+    const now = T0 + 1000;
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => limits.hit("busy", 25, now + (i % 3))),
+    );
+    assert.equal(results.filter((r) => r.allowed).length, 25);
+    const remaining = results.filter((r) => r.allowed).map((r) => r.remaining).sort((a, b) =>
+      a - b
+    );
+    assert.deepEqual(remaining, Array.from({ length: 25 }, (_, i) => i), "each saw the others");
+  } finally {
+    await limits.close();
+  }
+});
+
+test("ratelimit (shared): rows stay bounded under a flood of distinct addresses", async () => {
+  const limits = await limitsDb();
+  try {
+    for (let i = 0; i < 300; i++) await limits.hit(`public:198.51.${i >> 8}.${i & 255}`, 5, T0);
+    const rows = async () => {
+      const [row] = await limits.db.sql<{ keys: number; slots: number }>`
+        select (select count(*)::int from rate_limit_keys) as keys,
+               (select count(*)::int from rate_limit_slots) as slots`;
+      return row;
+    };
+    assert.deepEqual(await rows(), { keys: 300, slots: 300 });
+    // A minute and ten seconds later, one request removes every key of the flood.
+    await limits.hit("public:203.0.113.1", 5, T0 + 70_000);
+    assert.deepEqual(await rows(), { keys: 1, slots: 1 });
+  } finally {
+    await limits.close();
+  }
+});
+
+test("ratelimit (shared): the same answers as the exact in-memory window, whatever the traffic", async () => {
+  const limits = await limitsDb();
+  try {
+    // Bursts and pauses against small and large limits: the key's ring grows, wraps and is
+    // renumbered; every answer must be the in-memory limiter's (allowed, remaining, reset).
+    let seed = 11;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    for (const limit of [1, 3, 7, 40]) {
+      const clock = testClock();
+      clock.set(new Date(T0));
+      const memory = createRateLimiter(clock);
+      let now = T0;
+      for (let i = 0; i < 160; i++) {
+        now += random() < 0.15 ? Math.floor(random() * 50_000) : Math.floor(random() * 900);
+        clock.set(new Date(now));
+        const expected = memory.hit("k", limit);
+        const actual = await limits.hit(`ring-${limit}`, limit, now);
+        assert.deepEqual(actual, expected, `limit ${limit}, request ${i}`);
+      }
+    }
+  } finally {
+    await limits.close();
+  }
 });

@@ -15,6 +15,8 @@ test("config: defaults apply when nothing is set", () => {
   assert.equal(config.databaseTimeoutMs, 10_000);
   assert.equal(config.rateLimitPublicPerMinute, 120);
   assert.equal(config.rateLimitUserPerMinute, 600);
+  assert.equal(config.rateLimitScope, "deployment");
+  assert.equal(config.databaseReadUrl, null);
   assert.equal(config.planFreeAnswersPerMonth, 1000);
   assert.equal(config.planProAnswersPerMonth, 100_000);
   assert.equal(config.defaultPlan, "free");
@@ -51,6 +53,12 @@ test("config: a bad value is refused naming the variable", () => {
     [{ EVENT_RETENTION_DAYS: "0" }, "EVENT_RETENTION_DAYS"],
     [{ EVENT_RETENTION_DAYS: "1.5" }, "EVENT_RETENTION_DAYS"],
     [{ SECRET_KEY: "short" }, "SECRET_KEY"],
+    [{ RATE_LIMIT_SCOPE: "global" }, "RATE_LIMIT_SCOPE"],
+    [{ DATABASE_READ_URL: "postgres://replica/onda" }, "DATABASE_READ_URL"],
+    [
+      { DATABASE_URL: "postgres://p/onda", DATABASE_READ_URL: "mysql://r/onda" },
+      "DATABASE_READ_URL",
+    ],
   ];
   for (const [env, name] of cases) {
     assert.throws(() => loadConfig(env), (err: unknown) => {
@@ -59,6 +67,16 @@ test("config: a bad value is refused naming the variable", () => {
       return true;
     }, JSON.stringify(env));
   }
+});
+
+test("config: DATABASE_READ_URL and RATE_LIMIT_SCOPE=instance are read", () => {
+  const config = loadConfig({
+    DATABASE_URL: "postgres://primary/onda",
+    DATABASE_READ_URL: "postgres://replica/onda",
+    RATE_LIMIT_SCOPE: "instance",
+  });
+  assert.equal(config.databaseReadUrl, "postgres://replica/onda");
+  assert.equal(config.rateLimitScope, "instance");
 });
 
 test("config: a malformed DATABASE_URL is never echoed (it may hold a password)", () => {
