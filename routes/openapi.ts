@@ -3,7 +3,7 @@
 import { buildOpenApi, SPEC_VERSION } from "../lib/http/openapi/document.ts";
 import { defineRoute, json, noAuth } from "../lib/http/router.ts";
 import { anyJson } from "../lib/http/schema.ts";
-import { webhookDocs } from "../lib/webhooks/payloads.ts";
+import { webhookDocs } from "../lib/forms/event_payloads.ts";
 
 /** What each tag of the document groups; a route's tag must be one of these. */
 export const TAGS: Record<string, string> = {

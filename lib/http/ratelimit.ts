@@ -2,9 +2,8 @@
 // (sql/001_core.sql), or in this instance's memory (RATE_LIMIT_SCOPE=instance, and the
 // embedded database, whose deployment is one process); and what a per-address limit counts.
 
-import { frag, type Fragment } from "../db/db.ts";
+import { type Db, frag, type Fragment } from "../db/db.ts";
 import { sha256Hex } from "../encoding.ts";
-import type { AppContext } from "./router.ts";
 
 /** Every limit of the service is per rolling minute. */
 export const WINDOW_MS = 60_000;
@@ -86,8 +85,16 @@ export function createRateLimiter(clock: () => Date): RateLimiter {
   };
 }
 
+/** What counting needs of the app (the router's AppContext has it). */
+interface Counting {
+  config: { rateLimitScope: "deployment" | "instance" };
+  db: Pick<Db, "kind" | "sql">;
+  clock: () => Date;
+  limiter: RateLimiter;
+}
+
 /** True when the app counts its limits in PostgreSQL, shared by every instance. */
-export function sharedLimits(app: AppContext): boolean {
+export function sharedLimits(app: Counting): boolean {
   return app.config.rateLimitScope === "deployment" && app.db.kind === "postgres";
 }
 
@@ -114,7 +121,7 @@ export function sharedResult(row: SharedCount, limit: number, now: Date): LimitR
 
 /** Counts one request of `key`: in PostgreSQL when the limits are shared, else in memory. */
 export async function countRequest(
-  app: AppContext,
+  app: Counting,
   key: string,
   limit: number,
 ): Promise<LimitResult> {

@@ -3,7 +3,7 @@
 // delivery (lib/webhooks/signing.ts), for the OpenAPI document's webhooks section.
 
 import type { WebhookDocs } from "../http/openapi/document.ts";
-import { progressSchema, respondentSchema } from "../forms/schemas.ts";
+import { progressSchema, respondentSchema } from "./schemas.ts";
 import {
   array,
   dateTime,
