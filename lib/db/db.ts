@@ -225,7 +225,7 @@ function openPostgres(url: string, max: number): Db {
     max_pipeline: 100,
     // A reconnect asked for after this backoff has passed (any cut longer than it) makes
     // postgres.js pass setTimeout a negative delay, and Node's timers print a
-    // TimeoutNegativeWarning once per process; they wait 1 ms instead, so the reconnect starts at
+    // TimeoutNegativeWarning once per process; they wait one millisecond instead, so the reconnect starts at
     // once, as it should. No option changes that computation: the warning is harmless and left
     // visible (tests/service/reconnect_test.ts).
     backoff: (attempt: number) => Math.min(0.1 * attempt, 1),

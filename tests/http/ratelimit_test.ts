@@ -122,7 +122,7 @@ test("ratelimit (shared): at most limit requests in any rolling window, counted 
     assert.equal(refused.allowed, false);
     assert.equal(refused.remaining, 0);
     assert.equal(refused.retryAfter, 30);
-    // 1 ms before the first leaves the window, still refused; at 60 s exactly, accepted.
+    // One millisecond before the first leaves the window, still refused; at 60 s exactly, accepted.
     assert.equal((await limits.hit("k", 3, T0 + 59_999)).allowed, false);
     const again = await limits.hit("k", 3, T0 + 60_000);
     assert.equal(again.allowed, true);

@@ -2,7 +2,7 @@
 // measured from when the connection closed (closedDate + delay - now, src/connection.js
 // reconnect()); asked for a connection after that moment, as in any cut that outlasts the
 // backoff, it passes setTimeout a negative delay. Node's timers, which Deno provides to npm
-// packages, then wait 1 ms and print "TimeoutNegativeWarning: -N is a negative number" once
+// packages, then wait one millisecond and print "TimeoutNegativeWarning: -N is a negative number" once
 // per process: the reconnect starts at once, which is what a backoff already spent means. No
 // option of postgres() changes that computation (a longer backoff only delays every
 // reconnect), so the warning is left to print and this test pins down that it is harmless:

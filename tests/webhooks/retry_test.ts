@@ -70,7 +70,7 @@ test("retry: 500s are retried on schedule with the same event id and body; the l
     assert.equal(delivery.attempt_log[0].error, "The receiver answered HTTP 500.");
     assert.equal(delivery.next_attempt_at, null);
     assert.equal(receiver.received.length, 3);
-    // Schedule 0.2 s then 0.4 s, ±10 % jitter, plus a poll interval and however slow the
+    // Schedule 0.2 s then 0.4 s, with ten per cent of jitter, plus a poll interval and however slow the
     // machine is: never sooner.
     const [first, second] = gaps(receiver.received.map((r) => r.at));
     assert.ok(first >= 0.18, `first retry after ${first} s`);
