@@ -372,7 +372,7 @@ function writeOccurrence(
   out.textArray(sorted);
 }
 
-/** Checks a capture line and writes it as a binary COPY tuple (CAPTURE_COLUMNS); its length in ms. */
+/** Checks a capture line and writes it as a binary COPY tuple (CAPTURE_COLUMNS). */
 function writeCapture(
   out: ReturnType<typeof tupleWriter>,
   n: number,
