@@ -2,6 +2,11 @@
 // traffic, hold it (the database stops answering but its connections stay open), cut the
 // connection (the database "goes away") and restore it.
 
+import { loadConfig } from "../lib/config.ts";
+import { openDb } from "../lib/db/db.ts";
+import { startService } from "../lib/server.ts";
+import { freshDatabase, PG_FALLBACK_URL, testClock, type TestService } from "./_server.ts";
+
 export interface TcpProxy {
   port: number;
   /** Milliseconds added before forwarding each chunk from the database. */
@@ -87,4 +92,57 @@ export function startTcpProxy(targetHost: string, targetPort: number): TcpProxy 
   };
   listen();
   return proxy;
+}
+
+/**
+ * The real service on a fresh PostgreSQL database (PGlite has no connection to cut) reached
+ * through a proxy, its workers off; `env` adds to the configuration. Always PostgreSQL,
+ * whatever the suite's mode.
+ */
+export async function serviceBehindProxy(env: Record<string, string>, maintenanceCacheMs: number) {
+  const database = await freshDatabase(PG_FALLBACK_URL);
+  const target = new URL(database.url!);
+  const proxy = startTcpProxy(target.hostname, Number(target.port || 5432));
+  const viaProxy = new URL(database.url!);
+  viaProxy.hostname = "127.0.0.1";
+  viaProxy.port = String(proxy.port);
+  const config = loadConfig({
+    PORT: "0",
+    HOST: "127.0.0.1",
+    DATABASE_URL: viaProxy.toString(),
+    DB_POOL_MAX: "4",
+    ...env,
+  });
+  const db = await openDb({
+    databaseUrl: viaProxy.toString(),
+    dataDir: "memory://",
+    poolMax: config.dbPoolMax,
+  });
+  const clock = testClock();
+  const logs: Record<string, unknown>[] = [];
+  const started = await startService({
+    config,
+    db,
+    clock,
+    log: (line) => logs.push(line),
+    maintenanceCacheMs,
+    startWorkers: false,
+  });
+  // The helpers of the tests only need these parts of a test service.
+  const service = {
+    ...started,
+    db,
+    clock,
+    logs,
+    fetch: (path: string, init?: RequestInit) => fetch(started.url + path, init),
+  } as unknown as TestService;
+  return {
+    service,
+    proxy,
+    async close() {
+      await started.shutdown();
+      proxy.close();
+      await database.drop();
+    },
+  };
 }

@@ -3,60 +3,16 @@
 // quickly, and they recover without a restart.
 
 import assert from "node:assert/strict";
-import { loadConfig } from "../../lib/config.ts";
-import { openDb } from "../../lib/db/db.ts";
-import { startService } from "../../lib/server.ts";
 import { admin, BASE, DAY, importLines } from "./_fixture.ts";
-import {
-  body,
-  freshDatabase,
-  PG_FALLBACK_URL,
-  test,
-  testClock,
-  type TestService,
-} from "../_server.ts";
-import { startTcpProxy } from "../_tcp_proxy.ts";
+import { body, test } from "../_server.ts";
+import { serviceBehindProxy } from "../_tcp_proxy.ts";
 
-// Always real PostgreSQL, whatever the suite's mode: PGlite has no connection to cut.
-const database = await freshDatabase(PG_FALLBACK_URL);
-const target = new URL(database.url!);
-const proxy = startTcpProxy(target.hostname, Number(target.port || 5432));
-const viaProxy = new URL(database.url!);
-viaProxy.hostname = "127.0.0.1";
-viaProxy.port = String(proxy.port);
-
-const config = loadConfig({
-  PORT: "0",
-  HOST: "127.0.0.1",
-  DATABASE_URL: viaProxy.toString(),
-  ADS_DATABASE_TIMEOUT_MS: "1000",
-  DB_POOL_MAX: "4",
-});
-const db = await openDb({
-  databaseUrl: viaProxy.toString(),
-  dataDir: "memory://",
-  poolMax: config.dbPoolMax,
-});
-const clock = testClock();
-const logs: Record<string, unknown>[] = [];
-const started = await startService({
-  config,
-  db,
-  clock,
-  log: (line) => logs.push(line),
-  // No cache: the maintenance window is read on every request, so this also pins that a
-  // failed read of it does not mask the ads routes' 503.
-  maintenanceCacheMs: 0,
-  startWorkers: false,
-});
-// The admin helpers only need these parts of a test service.
-const service = {
-  ...started,
-  db,
-  clock,
-  logs,
-  fetch: (path: string, init?: RequestInit) => fetch(started.url + path, init),
-} as unknown as TestService;
+const behind = await serviceBehindProxy({ ADS_DATABASE_TIMEOUT_MS: "1000" }, 0);
+// No maintenance cache: the window is read on every request, so this also pins that a failed
+// read of it does not mask the ads routes' 503.
+const { service, proxy } = behind;
+const { db, clock, logs } = service;
+const config = service.app.config;
 
 await importLines(service, [
   { type: "snapshot", id: "cut-1", exported_at: new Date(BASE + DAY).toISOString() },
@@ -193,7 +149,5 @@ test("ads: a database that stops answering is 503 UNAVAILABLE within 2 s, and re
 });
 
 test("ads dbcut: close", async () => {
-  await started.shutdown();
-  proxy.close();
-  await database.drop();
+  await behind.close();
 });

@@ -5,18 +5,8 @@
 // answers normally once the database does.
 
 import assert from "node:assert/strict";
-import { loadConfig } from "../../lib/config.ts";
-import { openDb } from "../../lib/db/db.ts";
-import { startService } from "../../lib/server.ts";
-import {
-  body,
-  freshDatabase,
-  PG_FALLBACK_URL,
-  test,
-  testClock,
-  type TestService,
-} from "../_server.ts";
-import { startTcpProxy } from "../_tcp_proxy.ts";
+import { body, test } from "../_server.ts";
+import { serviceBehindProxy } from "../_tcp_proxy.ts";
 import {
   answer,
   postSession,
@@ -26,47 +16,16 @@ import {
   startSession,
 } from "./_forms.ts";
 
-// Always real PostgreSQL, whatever the suite's mode: PGlite has no connection to stall.
-const database = await freshDatabase(PG_FALLBACK_URL);
-const target = new URL(database.url!);
-const proxy = startTcpProxy(target.hostname, Number(target.port || 5432));
-const viaProxy = new URL(database.url!);
-viaProxy.hostname = "127.0.0.1";
-viaProxy.port = String(proxy.port);
-
 const DEADLINE_MS = 1000;
-const config = loadConfig({
-  PORT: "0",
-  HOST: "127.0.0.1",
-  DATABASE_URL: viaProxy.toString(),
+const behind = await serviceBehindProxy({
   DATABASE_TIMEOUT_MS: String(DEADLINE_MS),
-  DB_POOL_MAX: "4",
   RATE_LIMIT_PUBLIC_PER_MINUTE: "100000",
-});
-const db = await openDb({
-  databaseUrl: viaProxy.toString(),
-  dataDir: "memory://",
-  poolMax: config.dbPoolMax,
-});
-const clock = testClock();
-const logs: Record<string, unknown>[] = [];
-const started = await startService({
-  config,
-  db,
-  clock,
-  log: (line) => logs.push(line),
-  // The maintenance window is read before the stall and kept, as in production between its
-  // reads: each request's own statements are what the stall holds, writes included.
-  maintenanceCacheMs: 3_600_000,
-  startWorkers: false,
-});
-const service = {
-  ...started,
-  db,
-  clock,
-  logs,
-  fetch: (path: string, init?: RequestInit) => fetch(started.url + path, init),
-} as unknown as TestService;
+}, 3_600_000);
+// The maintenance window is read before the stall and kept, as in production between its reads:
+// each request's own statements are what the stall holds, writes included.
+const { service, proxy } = behind;
+const { db, logs } = service;
+const config = service.app.config;
 
 const owner = await registerUser(service, { bearer: true });
 const form = await publishedQuestionnaire(service, owner);
@@ -199,7 +158,5 @@ test("forms: a database that stops answering is 500 INTERNAL at the deadline; gi
 });
 
 test("forms dbstall: close", async () => {
-  await started.shutdown();
-  proxy.close();
-  await database.drop();
+  await behind.close();
 });
