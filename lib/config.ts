@@ -70,7 +70,7 @@ export const CONFIG_VARIABLES = [
     "any other /api/ request waiting this long for the database answers 500 INTERNAL; a write it had not committed is rolled back",
   ],
   ["SHUTDOWN_TIMEOUT_MS", "10000", "how long in-flight requests may finish on SIGTERM"],
-  ["TRUST_PROXY", "0", "1 = client address from X-Forwarded-For"],
+  ["TRUST_PROXY", "0", "1 = client address from the last X-Forwarded-For entry (your proxy's)"],
   ["RATE_LIMIT_KEY_PER_MINUTE", "60", "ads API requests per key per rolling minute"],
   ["RATE_LIMIT_PUBLIC_PER_MINUTE", "120", "public forms requests per client address per minute"],
   ["RATE_LIMIT_USER_PER_MINUTE", "600", "authenticated forms requests per user per minute"],

@@ -198,7 +198,8 @@ async function authenticate(
          where k.digest = decode(${digest}, 'hex')`,
       app.replica.db.keptPlans<KeyRow>`${lookupSql(digest, brandFilter, empty, empty)}`,
     ]);
-    if (checked) {
+    // A revoked key is refused below at once, however far behind the replica is.
+    if (checked && checked.revoked_at === null) {
       // A key newer than what the replica has replayed (created a moment ago): its grant and
       // data are not there yet, and the primary's are of another moment than the data this
       // service holds in memory, which follows the replica. It waits for the replica a little.

@@ -329,6 +329,15 @@ export function countedStatement(count: PublicCount | null, body: Fragment): Fra
     select h.allowed, h.remaining, h.reset_ms, r.* from h left join r on true`;
 }
 
+/**
+ * After a countedStatement that raised a refusal of its own (a key held by another request, a
+ * full month): the rollback took its count with it, so the request is counted here, on its
+ * own; otherwise repeating such a request would never meet the limit. A 429 then wins.
+ */
+export async function countRolledBack(ctx: RequestContext, count: PublicCount | null) {
+  if (count) enforceLimit(ctx, await countRequest(ctx.app, count.key, count.limit), "public");
+}
+
 /** After a countedStatement: the limit's headers, and 429 when the count refused the request. */
 export function enforceCounted(ctx: RequestContext, count: PublicCount | null, row: SharedCount) {
   if (count) enforceLimit(ctx, sharedResult(row, count.limit, count.now), "public");

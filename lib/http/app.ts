@@ -283,9 +283,15 @@ function preflight(_req: Request, route: Route): Response {
   return new Response(null, { status: 204, headers });
 }
 
+/**
+ * The client's address. Behind a trusted proxy, the last X-Forwarded-For entry: the one that
+ * proxy added. Proxies that append to the header (nginx's $proxy_add_x_forwarded_for, most
+ * cloud balancers) keep whatever the client sent in front of it, so the first entry is the
+ * client's choice and would give it a fresh per-address budget with every request.
+ */
 function clientAddress(req: Request, info: { remoteAddr: Deno.NetAddr }, trustProxy: boolean) {
   if (trustProxy) {
-    const forwarded = req.headers.get("x-forwarded-for")?.split(",")[0].trim();
+    const forwarded = req.headers.get("x-forwarded-for")?.split(",").at(-1)?.trim();
     if (forwarded) return forwarded;
   }
   return info.remoteAddr.hostname;

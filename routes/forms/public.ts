@@ -1,7 +1,12 @@
 // Public endpoints of published questionnaires: read one by slug, start a session, answer its
 // questions one at a time. Every state change writes its webhook event in the same transaction.
 
-import { countedStatement, enforceCounted, publicAccess } from "../../lib/forms/auth.ts";
+import {
+  countedStatement,
+  countRolledBack,
+  enforceCounted,
+  publicAccess,
+} from "../../lib/forms/auth.ts";
 import { frag } from "../../lib/db/db.ts";
 import type { SharedCount } from "../../lib/http/ratelimit.ts";
 import { ApiError } from "../../lib/errors.ts";
@@ -160,7 +165,10 @@ export const routes = [
           }`;
         } catch (err) {
           const code = (err as { code?: string })?.code;
-          if (code === "OD001") throw keyTaken();
+          if (code === "OD001") {
+            await countRolledBack(ctx, principal);
+            throw keyTaken();
+          }
           // An id collision below 2^53 (unique violation, all rolled back): draw again.
           if (code !== "23505") throw err;
           continue;
@@ -239,6 +247,7 @@ export const routes = [
         }`;
       } catch (err) {
         const code = (err as { code?: string })?.code;
+        if (code === "OD001" || code === "OD002") await countRolledBack(ctx, principal);
         if (code === "OD002") {
           const plan = (err as { detail?: string }).detail as Plan;
           throw monthFull(plan, answersPerMonth(app.config, plan)!);

@@ -38,6 +38,21 @@ test("ratelimit: public routes allow RATE_LIMIT_PUBLIC_PER_MINUTE per address, t
   await later.body?.cancel();
 });
 
+test("ratelimit: behind a trusted proxy the address is the one it appended, not what the client sent", async () => {
+  // An appending proxy keeps the client's own X-Forwarded-For in front of the real address.
+  const via = (forged: string) =>
+    service.fetch("/api/v1/public/q/nothing-here", {
+      headers: { "x-forwarded-for": `${forged}, 198.51.100.99` },
+    });
+  const statuses: number[] = [];
+  for (let i = 0; i < 6; i++) {
+    const res = await via(`203.0.113.${i + 1}`);
+    statuses.push(res.status);
+    await res.body?.cancel();
+  }
+  assert.deepEqual(statuses, [404, 404, 404, 404, 404, 429]);
+});
+
 test("ratelimit: a public client on IPv6 is counted per /64", async () => {
   const from = (address: string) =>
     service.fetch("/api/v1/public/q/nothing-here", { headers: { "x-forwarded-for": address } });
@@ -91,6 +106,20 @@ test("ratelimit: a public answer refused by the limit stores nothing and leaves 
   assert.equal(later.status, 201, "the same request runs once the window allows it");
   assert.equal(later.headers.get("idempotent-replayed"), null);
   await later.body?.cancel();
+});
+
+test("ratelimit: a public request refused by its own statement (a replayed Idempotency-Key) still counts", async () => {
+  const owner = await registerUser(service);
+  const form = await publishedQuestionnaire(service, owner);
+  const headers = { "x-forwarded-for": "198.51.100.88", "idempotency-key": crypto.randomUUID() };
+  const payload = sessionBody();
+  const statuses: number[] = [];
+  for (let i = 0; i < 6; i++) {
+    const res = await postSession(service, form.slug, payload, headers);
+    statuses.push(res.status);
+    await res.body?.cancel();
+  }
+  assert.deepEqual(statuses, [201, 201, 201, 201, 201, 429], "replays are requests too");
 });
 
 test("ratelimit: authenticated routes allow RATE_LIMIT_USER_PER_MINUTE per user, then 429", async () => {
