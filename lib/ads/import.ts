@@ -425,7 +425,9 @@ async function duplicateError(
       if (!text.includes(id)) continue;
       try {
         const record = JSON.parse(text);
-        if (record.type === what && String(record.id).toLowerCase() === id) lines.push(n);
+        // A uuid comes back from the database in lower case; a capture id as it was written.
+        const given = what === "occurrence" ? String(record.id).toLowerCase() : String(record.id);
+        if (record.type === what && given === id) lines.push(n);
       } catch { /* not this line */ }
       if (lines.length === 2) break;
     }

@@ -210,14 +210,26 @@ export async function openDb(options: DbOptions): Promise<Db> {
     : await openPglite(options.dataDir);
 }
 
+/**
+ * TLS as the URL's sslmode asks (`?sslmode=require` for a database across a network), none when
+ * it names none. Given explicitly: an option overrides the URL in postgres.js, and reading
+ * PGSSLMODE instead would widen the --allow-env list.
+ */
+function sslOf(url: string): false | "require" | "allow" | "prefer" | "verify-full" {
+  const mode = new URL(url).searchParams.get("sslmode");
+  if (mode === "require" || mode === "allow" || mode === "prefer") return mode;
+  if (mode === "verify-ca" || mode === "verify-full") return "verify-full";
+  return false;
+}
+
 function openPostgres(url: string, max: number): Db {
   // Every option is given explicitly so postgres.js does not read PG* variables for them
   // (which would widen the --allow-env list); int8 is read as a number, as PGlite does.
   const options = {
     max,
-    ssl: false,
+    ssl: sslOf(url),
     // No idle timeout: postgres.js re-arms it (a Node-compatible setTimeout) every time a
-    // connection turns idle, which cost the answer route about 5 % of its JavaScript time.
+    // connection turns idle, a cost on every answer.
     // Idle connections are closed at the end of their lifetime (max_lifetime) instead.
     idle_timeout: 0,
     connect_timeout: 2,
@@ -225,8 +237,8 @@ function openPostgres(url: string, max: number): Db {
     max_pipeline: 100,
     // A reconnect asked for after this backoff has passed (any cut longer than it) makes
     // postgres.js pass setTimeout a negative delay, and Node's timers print a
-    // TimeoutNegativeWarning once per process; they wait one millisecond instead, so the reconnect starts at
-    // once, as it should. No option changes that computation: the warning is harmless and left
+    // TimeoutNegativeWarning once per process; they wait one millisecond instead, so the
+    // reconnect starts at once, as it should. No option changes that computation: the warning is harmless and left
     // visible (tests/service/reconnect_test.ts).
     backoff: (attempt: number) => Math.min(0.1 * attempt, 1),
     keep_alive: 30,

@@ -437,13 +437,16 @@ async function runWithClaim(
           and created_at = ${s.now}`;
   // A lost stored 4xx leaves the claim unfinished; it is taken over after a minute and the
   // retry, which changes nothing either, answers again. Hence asynchronous commit is safe.
+  // Only this request's own claim: a run so late that a retry took its claim over stores
+  // nothing over the retry's record.
   const store = async (status: number, headers: [string, string][], text: string | null) => {
     if (s.sealer) ({ headers, text } = await s.sealer.seal({ headers, text }));
     await sql`with fast as (select set_config('synchronous_commit', 'off', true))
         update idempotency_keys
         set status = ${status}, headers = ${JSON.stringify(headers)}::jsonb, body = ${text}
         from fast
-        where principal = ${s.who} and route = ${s.route} and key = ${s.id} and status is null`;
+        where principal = ${s.who} and route = ${s.route} and key = ${s.id} and status is null
+          and created_at = ${s.now}`;
   };
   scopes.set(ctx.req, s);
   let response: Response;

@@ -1,8 +1,7 @@
-// The transactional outbox: every state change of the forms API writes its event here in the
-// same transaction, so an event exists exactly when its change committed (nothing lost on a
-// crash); the webhook worker fans the rows out later.
-
-import type { Sql } from "../db/db.ts";
+// The transactional outbox: every state change of the forms API writes its event in the same
+// statement (onda_start_session, onda_record_answer in sql/003_forms.sql), so an event exists
+// exactly when its change committed (nothing lost on a crash); the webhook worker fans the rows
+// out later, and the events feed serves them.
 
 export type EventType = "session.started" | "answer.submitted" | "session.completed";
 
@@ -33,41 +32,4 @@ export function eventBody(event: OutboxRow): string {
     workspace_id: event.workspace_id,
     data: event.data,
   });
-}
-
-export interface OutboxEvent {
-  type: EventType;
-  data: Record<string, unknown>;
-}
-
-/** Writes one event inside the caller's transaction `tx`; resolves to the event id. */
-export async function recordEvent(
-  tx: Sql,
-  workspaceId: string,
-  type: EventType,
-  data: Record<string, unknown>,
-): Promise<string> {
-  const [row] = await tx<{ id: string }>`
-    insert into outbox_events (workspace_id, type, data)
-    values (${workspaceId}, ${type}, ${JSON.stringify(data)}::jsonb)
-    returning id`;
-  return row.id;
-}
-
-/** Writes several events of one change in one statement (an answer that completes a session). */
-export async function recordEvents(
-  tx: Sql,
-  workspaceId: string,
-  events: OutboxEvent[],
-): Promise<void> {
-  if (events.length === 1) {
-    await recordEvent(tx, workspaceId, events[0].type, events[0].data);
-    return;
-  }
-  // One row per array element, in order; created_at ties are broken by ordinality for readers.
-  await tx`
-    insert into outbox_events (workspace_id, type, data, created_at)
-    select ${workspaceId}, e.value->>'type', e.value->'data',
-           now() + (e.ordinality - 1) * interval '1 microsecond'
-    from jsonb_array_elements(${JSON.stringify(events)}::jsonb) with ordinality as e`;
 }

@@ -127,10 +127,10 @@ export const routes = [
       "lists' cursors, this one does not expire after 24 h: it stays valid as long as the " +
       "events after it are kept.\n\nRetention: events (and webhook deliveries with their " +
       "attempts) are kept EVENT_RETENTION_DAYS, 30 by default, counted from when they entered " +
-      "the feed. A cursor (or after) from before the oldest event kept answers 410 GONE (field " +
-      "cursor or after), and the message names until when events were removed and the oldest " +
-      "event kept: start again without a cursor (the oldest kept event comes first) and " +
-      "deduplicate by id.\n\nFilters, combined with AND: type (repeatable, or " +
+      "the feed. A cursor from before the oldest event kept answers 410 GONE (field cursor), " +
+      "and the message names until when events were removed and the oldest event kept; an " +
+      "after whose event is no longer kept answers 404 (field after). Either way, start again " +
+      "without them (the oldest kept event comes first) and deduplicate by id.\n\nFilters, combined with AND: type (repeatable, or " +
       "comma-separated), since (inclusive) and until (exclusive) on the time the event " +
       "entered the feed, questionnaire_id. A cursor is bound to the filters it was issued " +
       "with (400 otherwise). after and cursor exclude each other. Needs admin.",

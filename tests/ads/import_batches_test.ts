@@ -133,7 +133,7 @@ test("import: a repeated capture id in a later batch is named by its line, nothi
   for (let i = 0; i < 2000; i++) {
     lines.push({
       type: "capture",
-      id: `dcap-${i % 1500}`,
+      id: `DCap-${i % 1500}`,
       station_id: "dst-1",
       started_at: iso(BASE + i * 1000),
       ended_at: iso(BASE + i * 1000 + 500),
@@ -147,10 +147,10 @@ test("import: a repeated capture id in a later batch is named by its line, nothi
       progress: () => {},
       reread: () => Promise.resolve(new Blob([text]).stream()),
     }),
-    /line 1503, field id: capture id dcap-0 is repeated/,
+    /line 1503, field id: capture id DCap-0 is repeated/,
   );
   const [kept] = await service.db.sql<{ n: number }>`
-    select (select count(*) from ads_captures where id like 'dcap-%') +
+    select (select count(*) from ads_captures where id like 'DCap-%') +
            (select count(*) from ads_snapshots where id = 'batches-dup')::int8 as n`;
   assert.equal(Number(kept.n), 0);
 });

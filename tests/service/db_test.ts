@@ -3,7 +3,7 @@
 
 import assert from "node:assert/strict";
 import { compile, empty, frag, join, openDb } from "../../lib/db/db.ts";
-import { freshDatabase, test } from "../_server.ts";
+import { freshDatabase, PG_FALLBACK_URL, test } from "../_server.ts";
 
 const database = await freshDatabase();
 const db = await openDb({ databaseUrl: database.url, dataDir: "memory://" });
@@ -61,4 +61,26 @@ test("db: arrays, dates and json round-trip", async () => {
 test("db: close", async () => {
   await db.close();
   await database.drop();
+});
+
+test("db: DATABASE_URL's sslmode is honoured (require refuses a server without TLS)", async () => {
+  // The machine's PostgreSQL runs without TLS: `require` must fail where no sslmode connects.
+  const base = new URL(PG_FALLBACK_URL);
+  const [{ ssl }] = await (async () => {
+    const plain = await openDb({ databaseUrl: base.toString(), dataDir: "" });
+    try {
+      return await plain.sql<{ ssl: string }>`select current_setting('ssl') as ssl`;
+    } finally {
+      await plain.close();
+    }
+  })();
+  if (ssl === "on") return; // A server with TLS accepts both; nothing to tell apart here.
+  const required = new URL(base);
+  required.searchParams.set("sslmode", "require");
+  const tls = await openDb({ databaseUrl: required.toString(), dataDir: "" });
+  try {
+    await assert.rejects(tls.sql`select 1`);
+  } finally {
+    await tls.close();
+  }
 });
