@@ -152,6 +152,24 @@ test("ratelimit (shared): concurrent requests of one key never pass the limit to
   }
 });
 
+test("ratelimit (shared): concurrent requests of one key, each window after the last, never pass the limit together", async () => {
+  const limits = await limitsDb();
+  try {
+    // Every round finds the last round's requests out of the window: calls that waited for
+    // the key's lock must see the slots as the call before them left them.
+    for (let round = 0; round < 5; round++) {
+      const now = T0 + round * 60_000;
+      const results = await Promise.all(
+        Array.from({ length: 30 }, () => limits.hit("rounds", 5, now)),
+      );
+      const accepted = results.filter((r) => r.allowed).map((r) => r.remaining);
+      assert.deepEqual(accepted.sort(), [0, 1, 2, 3, 4], `round ${round}`);
+    }
+  } finally {
+    await limits.close();
+  }
+});
+
 test("ratelimit (shared): rows stay bounded under a flood of distinct addresses", async () => {
   const limits = await limitsDb();
   try {
