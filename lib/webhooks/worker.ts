@@ -64,22 +64,14 @@ interface Job {
   previous_secret_expires_at: Date | null;
 }
 
+/** What an attempt came to: no error means delivered; code 410 (Gone) asks us to stop. */
 interface Outcome {
   code: number | null;
   error: string | null;
-  ok: boolean;
-  /** 410 Gone: the receiver asks us to stop. */
-  gone: boolean;
   retryAfterS: number | null;
 }
 
-const failed = (error: string): Outcome => ({
-  code: null,
-  error,
-  ok: false,
-  gone: false,
-  retryAfterS: null,
-});
+const failed = (error: string): Outcome => ({ code: null, error, retryAfterS: null });
 
 /** One attempt's result, named as record() reads it from JSON. */
 interface AttemptResult {
@@ -122,7 +114,7 @@ export function retryAfterSeconds(value: string | null, now: Date): number | nul
 function classifyResponse(res: Response, now: Date): Outcome {
   const code = res.status;
   if (code >= 200 && code < 300) {
-    return { code, error: null, ok: true, gone: false, retryAfterS: null };
+    return { code, error: null, retryAfterS: null };
   }
   const retryAfterS = code === 429 || code === 503
     ? retryAfterSeconds(res.headers.get("retry-after"), now)
@@ -132,7 +124,7 @@ function classifyResponse(res: Response, now: Date): Outcome {
     : code === 410
     ? "The receiver answered 410 Gone; the webhook is disabled."
     : `The receiver answered HTTP ${code}.`;
-  return { code, error, ok: false, gone: code === 410, retryAfterS };
+  return { code, error, retryAfterS };
 }
 
 /** A transport failure as a sentence without the URL (it may carry a token). */
@@ -337,20 +329,20 @@ export function createWebhookWorker({
       const t0 = performance.now();
       const attempt = job.attempts + 1;
       const settle = (outcome: Outcome): AttemptResult => {
-        const delay = outcome.ok || outcome.gone
-          ? null
-          : retryDelaySeconds(attempt, config.webhookRetryDelays);
+        const ok = outcome.error === null;
+        const gone = outcome.code === 410;
+        const delay = ok || gone ? null : retryDelaySeconds(attempt, config.webhookRetryDelays);
         const wait = delay === null ? null : Math.max(delay, outcome.retryAfterS ?? 0);
         return {
           id: job.id,
           webhook_id: job.webhook_id,
-          status: outcome.ok ? "succeeded" : wait === null ? "failed" : "pending",
+          status: ok ? "succeeded" : wait === null ? "failed" : "pending",
           started_at: startedAt,
           duration_ms: Math.round(performance.now() - t0),
           code: outcome.code,
           error: outcome.error,
           next_at: wait === null ? null : new Date(app.clock().getTime() + wait * 1000),
-          gone: outcome.gone,
+          gone,
         };
       };
       const target = await checkTarget(job.url, {
