@@ -13,6 +13,11 @@ import { base64, fromBase64, hex } from "../encoding.ts";
 const SECRET_PREFIX = "whsec_";
 const encoder = new TextEncoder();
 
+/** A workspace's new signing secret: 32 random bytes in the Standard Webhooks form. */
+export function newSigningSecret(): string {
+  return SECRET_PREFIX + base64(crypto.getRandomValues(new Uint8Array(32)));
+}
+
 /** The secrets that sign now: the current one, and the previous one until it expires. */
 export function activeSecrets(
   workspace: {

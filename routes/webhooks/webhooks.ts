@@ -21,7 +21,7 @@ import {
   string,
   uuid,
 } from "../../lib/http/schema.ts";
-import { newSigningSecret } from "../../lib/webhooks/signing_secret.ts";
+import { newSigningSecret } from "../../lib/webhooks/signing.ts";
 import { checkTarget } from "../../lib/webhooks/ssrf.ts";
 import { CLAIM_STALE_AFTER_MS } from "../../lib/webhooks/worker.ts";
 
@@ -57,10 +57,7 @@ const webhookShape = {
 const webhookJson = named("Webhook", object(webhookShape));
 const createdWebhookJson = named(
   "NewWebhook",
-  object({
-    ...webhookShape,
-    signing_secret: secret("The workspace's signing secret."),
-  }),
+  object({ ...webhookShape, signing_secret: secret("The workspace's signing secret.") }),
 );
 
 const responseCode = nullable(int({ min: 100, max: 599, example: 200 }));
@@ -96,11 +93,8 @@ const deliveryJson = named(
 
 /** A row as the API shows it: timestamps as ISO strings. */
 function shown(row: Row) {
-  return Object.fromEntries(
-    Object.entries(row).map((
-      [key, value],
-    ) => [key, value instanceof Date ? value.toISOString() : value]),
-  );
+  const iso = (value: unknown) => value instanceof Date ? value.toISOString() : value;
+  return Object.fromEntries(Object.entries(row).map(([key, value]) => [key, iso(value)]));
 }
 
 /** A delivery with its attempts (rows of webhook_attempts, in order). */
@@ -112,7 +106,6 @@ const deliveryOut = (row: Row, attempts: Row[]) => ({
 const WEBHOOK_COLUMNS = frag`id, url, events, status, disabled_at, disabled_reason, created_at`;
 const DELIVERY_COLUMNS = frag`id, webhook_id, event_id, event_type, status, attempts,
   created_at, last_attempt_at, last_response_code, last_error, next_attempt_at`;
-
 const ATTEMPT_COLUMNS = frag`delivery_id, attempt, started_at, duration_ms, response_code, error`;
 
 const notFound = () => new ApiError(404, "NOT_FOUND", { message: "No such webhook." });
