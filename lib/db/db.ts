@@ -197,6 +197,16 @@ function rethrow(err: unknown): never {
   throw isConnectionError(err) ? new DatabaseUnavailable(err) : err;
 }
 
+/** Runs work counted in busy[pool] while it is under way (Db.pools: neither driver tells). */
+async function counted<T>(busy: Record<string, number>, pool: string, work: () => Promise<T>) {
+  busy[pool]++;
+  try {
+    return await work();
+  } finally {
+    busy[pool]--;
+  }
+}
+
 export interface DbOptions {
   databaseUrl: string | null;
   /** PGlite data directory, or "memory://" for a throwaway database. */
@@ -276,56 +286,28 @@ function openPostgres(url: string, max: number): Db {
     // deno-lint-ignore no-explicit-any
   } as any);
   const busy = { main: 0, kept: 0 };
-  /** Counts the work under way on a pool while it runs. */
-  const counted = async <T>(pool: keyof typeof busy, work: () => Promise<T>): Promise<T> => {
-    busy[pool]++;
-    try {
-      return await work();
-    } finally {
-      busy[pool]--;
-    }
-  };
   // A transaction's statements run on its one connection, counted once with the transaction.
   const bind = (conn: postgres.Sql, pool?: keyof typeof busy): Sql => {
     // deno-lint-ignore no-explicit-any
-    const query = async (strings: TemplateStringsArray, ...values: unknown[]): Promise<any[]> => {
-      if (pool) return await counted(pool, () => bound(strings, ...values));
-      return await bound(strings, ...values);
-    };
-    // deno-lint-ignore no-explicit-any
-    const bound = async (strings: TemplateStringsArray, ...values: unknown[]): Promise<any[]> => {
+    const run = (strings: TemplateStringsArray, ...values: unknown[]): Promise<any[]> => {
       const { text, params } = compile(strings, values);
-      try {
-        // unsafe() is the entry point that takes prepared $n text; the parameters stay
-        // parameters. prepare:true caches the statement per connection.
-        // deno-lint-ignore no-explicit-any
-        return await conn.unsafe(text, params as any[], { prepare: true });
-      } catch (err) {
-        rethrow(err);
-      }
+      // unsafe() is the entry point that takes prepared $n text; the parameters stay
+      // parameters. prepare:true caches the statement per connection.
+      // deno-lint-ignore no-explicit-any
+      return conn.unsafe(text, params as any[], { prepare: true }).catch(rethrow);
     };
-    return Object.assign(query, {
-      async exec(script: string) {
-        try {
-          await conn.unsafe(script);
-        } catch (err) {
-          rethrow(err);
-        }
-      },
-    }) as Sql;
+    return Object.assign(
+      pool ? (...query: Parameters<typeof run>) => counted(busy, pool, () => run(...query)) : run,
+      { exec: (script: string) => conn.unsafe(script).then(() => {}, rethrow) },
+    ) as Sql;
   };
   return {
     kind: "postgres",
     sql: bind(client, "main"),
     keptPlans: bind(keptPlans, "kept"),
-    async begin(fn) {
-      try {
-        // deno-lint-ignore no-explicit-any
-        return await counted("main", () => client.begin((tx) => fn(bind(tx as any)))) as any;
-      } catch (err) {
-        rethrow(err);
-      }
-    },
+    begin: (fn) =>
+      // deno-lint-ignore no-explicit-any
+      counted(busy, "main", () => client.begin((tx) => fn(bind(tx as any)))).catch(rethrow) as any,
     pools: () => [
       { pool: "main", busy: busy.main, max },
       { pool: "kept", busy: busy.kept, max },
@@ -333,27 +315,22 @@ function openPostgres(url: string, max: number): Db {
     async close() {
       await Promise.all([client.end({ timeout: 5 }), keptPlans.end({ timeout: 5 })]);
     },
-    async beginBulk(fn) {
-      try {
-        // deno-lint-ignore no-explicit-any
-        return await client.begin((tx: any) => {
-          const copyIn: CopyInEither = async (table, columns, all, format) => {
-            const chunks = await nonEmpty(all);
-            if (!chunks) return;
-            const writable = await (format === "binary"
-              ? tx`copy ${tx(table)} (${tx(columns)}) from stdin with (format binary)`
-              : tx`copy ${tx(table)} (${tx(columns)}) from stdin`).writable();
-            await pipeline(
-              Readable.from(format === "binary" ? framedBinary(chunks) : chunks),
-              writable,
-            );
-          };
-          return fn(bind(tx), copyIn as CopyIn);
-        }) as Awaited<ReturnType<typeof fn>>;
-      } catch (err) {
-        rethrow(err);
-      }
-    },
+    beginBulk: (fn) =>
+      // deno-lint-ignore no-explicit-any
+      client.begin((tx: any) => {
+        const copyIn: CopyInEither = async (table, columns, all, format) => {
+          const chunks = await nonEmpty(all);
+          if (!chunks) return;
+          const writable = await (format === "binary"
+            ? tx`copy ${tx(table)} (${tx(columns)}) from stdin with (format binary)`
+            : tx`copy ${tx(table)} (${tx(columns)}) from stdin`).writable();
+          await pipeline(
+            Readable.from(format === "binary" ? framedBinary(chunks) : chunks),
+            writable,
+          );
+        };
+        return fn(bind(tx), copyIn as CopyIn);
+      }).catch(rethrow) as ReturnType<typeof fn>,
     raw: { postgres: client },
   };
 }
@@ -380,42 +357,28 @@ async function openPglite(dataDir: string): Promise<Db> {
   // The cluster lives in a subdirectory: initdb wants an empty directory, and the lock file
   // sits beside it.
   const pg = await PGlite.create(memory ? dataDir : `${dataDir}/pgdata`);
-  interface PgliteConn {
-    // deno-lint-ignore no-explicit-any
-    query(text: string, params: any[]): Promise<{ rows: any[] }>;
-    exec(script: string): Promise<unknown>;
-  }
   // One connection: every statement and transaction outside a transaction counts as its work.
-  let busy = 0;
-  const counted = async <T>(work: () => Promise<T>): Promise<T> => {
-    busy++;
-    try {
-      return await work();
-    } finally {
-      busy--;
-    }
-  };
-  const bind = (conn: PgliteConn, count = false): Sql =>
-    Object.assign(
-      // deno-lint-ignore no-explicit-any
-      async (strings: TemplateStringsArray, ...values: unknown[]): Promise<any[]> => {
-        const { text, params } = compile(strings, values);
-        if (count) return (await counted(() => conn.query(text, params))).rows;
-        return (await conn.query(text, params)).rows;
-      },
-      {
-        async exec(script: string) {
-          await conn.exec(script);
-        },
-      },
+  const busy = { main: 0 };
+  const bind = (conn: Pick<PGlite, "query" | "exec">, count = false): Sql => {
+    // deno-lint-ignore no-explicit-any
+    const run = async (strings: TemplateStringsArray, ...values: unknown[]): Promise<any[]> => {
+      const { text, params } = compile(strings, values);
+      return (await conn.query(text, params)).rows;
+    };
+    return Object.assign(
+      count
+        ? (...query: Parameters<typeof run>) => counted(busy, "main", () => run(...query))
+        : run,
+      { exec: (script: string) => conn.exec(script).then(() => {}) },
     ) as Sql;
+  };
   return {
     kind: "pglite",
     sql: bind(pg, true),
     keptPlans: bind(pg, true),
     // PGlite is one connection; its transaction() holds a lock so nothing interleaves.
-    begin: (fn) => counted(() => pg.transaction((tx) => fn(bind(tx)))),
-    pools: () => [{ pool: "main", busy, max: 1 }],
+    begin: (fn) => counted(busy, "main", () => pg.transaction((tx) => fn(bind(tx)))),
+    pools: () => [{ pool: "main", busy: busy.main, max: 1 }],
     async close() {
       await pg.close();
       lock?.close();

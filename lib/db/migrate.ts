@@ -7,11 +7,6 @@ import { hex } from "../encoding.ts";
 /** Arbitrary constant shared by every Onda instance: the key of the migration lock. */
 const MIGRATION_LOCK = 4_207_311_001;
 
-export interface Migration {
-  name: string;
-  text: string;
-}
-
 async function sha256Hex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
   return hex(new Uint8Array(digest));
@@ -24,7 +19,10 @@ function versionOf(name: string): number {
 }
 
 /** Returns the names applied by this call. Throws on a gap, an edited or an unknown migration. */
-export async function migrate(db: Db, migrations: Migration[]): Promise<string[]> {
+export async function migrate(
+  db: Db,
+  migrations: { name: string; text: string }[],
+): Promise<string[]> {
   migrations.forEach((m, i) => {
     if (versionOf(m.name) !== i + 1) {
       throw new Error(`migration ${m.name} is out of sequence: expected number ${i + 1}`);

@@ -8,7 +8,7 @@ import { type Db, isConnectionError, openDb, type Sql } from "./db.ts";
 import { EXPIRED, within } from "./deadline.ts";
 
 /** After a failed connection the replica is tried again this much later; the primary reads. */
-export const REPLICA_RETRY_MS = 2000;
+const REPLICA_RETRY_MS = 2000;
 
 export interface ReplicaStatus {
   state: "ok" | "unavailable";
@@ -58,21 +58,24 @@ export async function openReadReplica(
       throw err;
     });
 
+  /** work on the replica, or on the primary while the replica is down or cannot run it. */
+  const onReplica = async <T>(work: (db: Db) => Promise<T>): Promise<T> => {
+    if (performance.now() >= downUntil) {
+      try {
+        await warm();
+        return await work(replica);
+      } catch (err) {
+        const why = primaryAnswers(err);
+        if (why === null) throw err;
+        if (why === "down") downUntil = performance.now() + REPLICA_RETRY_MS;
+      }
+    }
+    return await work(primary);
+  };
   const routed = (pick: (db: Db) => Sql): Sql =>
     Object.assign(
-      async (strings: TemplateStringsArray, ...values: unknown[]) => {
-        if (performance.now() >= downUntil) {
-          try {
-            await warm();
-            return await pick(replica)(strings, ...values);
-          } catch (err) {
-            const why = primaryAnswers(err);
-            if (why === null) throw err;
-            if (why === "down") downUntil = performance.now() + REPLICA_RETRY_MS;
-          }
-        }
-        return await pick(primary)(strings, ...values);
-      },
+      (strings: TemplateStringsArray, ...values: unknown[]) =>
+        onReplica((d) => pick(d)(strings, ...values)),
       { exec: (script: string) => primary.sql.exec(script) },
     ) as Sql;
 
@@ -82,19 +85,7 @@ export async function openReadReplica(
     keptPlans: routed((d) => d.keptPlans),
     // A read that must see one moment (the ads indexes' loads): a transaction on the replica,
     // run again on the primary if the replica fails; a read has nothing to undo.
-    async begin(fn) {
-      if (performance.now() >= downUntil) {
-        try {
-          await warm();
-          return await replica.begin(fn);
-        } catch (err) {
-          const why = primaryAnswers(err);
-          if (why === null) throw err;
-          if (why === "down") downUntil = performance.now() + REPLICA_RETRY_MS;
-        }
-      }
-      return await primary.begin(fn);
-    },
+    begin: (fn) => onReplica((d) => d.begin(fn)),
     beginBulk: (fn) => primary.beginBulk(fn),
     close: () => replica.close(),
     raw: replica.raw,

@@ -3,13 +3,7 @@
 // exactly when its change committed (nothing lost on a crash); the webhook worker fans the rows
 // out later, and the events feed serves them.
 
-export type EventType = "session.started" | "answer.submitted" | "session.completed";
-
-export const EVENT_TYPES = [
-  "session.started",
-  "answer.submitted",
-  "session.completed",
-] as const satisfies readonly EventType[];
+export const EVENT_TYPES = ["session.started", "answer.submitted", "session.completed"] as const;
 
 /** An outbox row as the worker fans it out and the events feed serves it. */
 export interface OutboxRow {

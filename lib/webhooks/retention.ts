@@ -43,21 +43,17 @@ export async function pruneEvents(sql: Sql, cutoff: Date, batch = PRUNE_BATCH): 
 }
 
 /**
- * Removes up to `batch` deliveries created before `cutoff`, with their attempts (cascade), and
+ * Removes up to PRUNE_BATCH deliveries created before `cutoff`, with their attempts (cascade), and
  * resolves to how many. A pending one stays until it succeeds or fails for good, whatever its
  * age: its retries are still due.
  */
-export async function pruneDeliveries(
-  sql: Sql,
-  cutoff: Date,
-  batch = PRUNE_BATCH,
-): Promise<number> {
+export async function pruneDeliveries(sql: Sql, cutoff: Date): Promise<number> {
   const [row] = await sql<{ n: number }>`
     with doomed as (
       select id from webhook_deliveries
       where created_at < ${cutoff} and status <> 'pending'
       order by created_at
-      limit ${batch}
+      limit ${PRUNE_BATCH}
       for update skip locked
     ), gone as (
       delete from webhook_deliveries d using doomed where d.id = doomed.id returning 1

@@ -13,6 +13,11 @@ import { base64, fromBase64, hex } from "../encoding.ts";
 const SECRET_PREFIX = "whsec_";
 const encoder = new TextEncoder();
 
+/** A workspace's new signing secret: 32 random bytes in the Standard Webhooks form. */
+export function newSigningSecret(): string {
+  return SECRET_PREFIX + base64(crypto.getRandomValues(new Uint8Array(32)));
+}
+
 /** The secrets that sign now: the current one, and the previous one until it expires. */
 export function activeSecrets(
   workspace: {
@@ -30,7 +35,7 @@ export function activeSecrets(
 }
 
 /** The Standard Webhooks key of a secret; a secret not in whsec_/base64 form is used as text. */
-export function standardWebhooksKey(secret: string): Uint8Array<ArrayBuffer> {
+function standardWebhooksKey(secret: string): Uint8Array<ArrayBuffer> {
   const encoded = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret;
   try {
     return fromBase64(encoded);
@@ -39,24 +44,15 @@ export function standardWebhooksKey(secret: string): Uint8Array<ArrayBuffer> {
   }
 }
 
-export interface SignedMessage {
-  /** Event id (webhook-id): the same on every attempt. */
-  eventId: string;
-  eventType: string;
-  deliveryId: string;
-  /** The exact body bytes that are sent. */
-  body: string;
-  /** Time of this attempt. */
-  at: Date;
-}
-
-export type Signer = (secrets: string[], message: SignedMessage) => Promise<Headers>;
+// A delivery: its id, its event's id (webhook-id, the same on every attempt) and type, and the
+// exact body that is sent.
+type Delivery = { id: string; event_id: string; event_type: string; body: string };
 
 /**
  * A signer with its own cache of imported keys (importing a key costs more than the HMAC).
  * The cache is per worker and bounded; secrets stay in memory only.
  */
-export function createSigner(maxKeys = 1000): Signer {
+export function createSigner(maxKeys = 1000) {
   const keys = new Map<string, Promise<CryptoKey>>();
   const keyFor = (kind: "hex" | "std", secret: string) => {
     const id = kind + ":" + secret;
@@ -71,10 +67,11 @@ export function createSigner(maxKeys = 1000): Signer {
     }
     return key;
   };
-  return async (secrets, message) => {
-    const timestamp = String(Math.floor(message.at.getTime() / 1000));
-    const body = encoder.encode(message.body);
-    const signedContent = encoder.encode(`${message.eventId}.${timestamp}.${message.body}`);
+  /** The headers of the attempt of `delivery` at `at`, signed with each secret. */
+  return async (secrets: string[], delivery: Delivery, at: Date): Promise<Headers> => {
+    const timestamp = String(Math.floor(at.getTime() / 1000));
+    const body = encoder.encode(delivery.body);
+    const signedContent = encoder.encode(`${delivery.event_id}.${timestamp}.${delivery.body}`);
     const hexSignatures: string[] = [];
     const standard: string[] = [];
     for (const secret of secrets) {
@@ -88,11 +85,11 @@ export function createSigner(maxKeys = 1000): Signer {
     return new Headers({
       "content-type": "application/json",
       "user-agent": "Onda-Webhooks/1",
-      "x-service-event": message.eventType,
-      "x-service-delivery": message.deliveryId,
+      "x-service-event": delivery.event_type,
+      "x-service-delivery": delivery.id,
       "x-service-timestamp": timestamp,
       "x-service-signature": hexSignatures.join(","),
-      "webhook-id": message.eventId,
+      "webhook-id": delivery.event_id,
       "webhook-timestamp": timestamp,
       "webhook-signature": standard.join(" "),
     });

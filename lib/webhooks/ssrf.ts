@@ -18,15 +18,14 @@ export type TargetCheck =
   }
   | { ok: false; reason: string };
 
-export interface CheckOptions {
-  allowPrivate: boolean;
-  resolve?: Resolver;
-}
-
 const MAX_URL_LENGTH = 2048;
+const PRIVATE_TARGET = "url must not point to a private, loopback or link-local address.";
 
 /** Checks a webhook target URL; the reason of a refusal is a sentence for the caller. */
-export async function checkTarget(raw: string, options: CheckOptions): Promise<TargetCheck> {
+export async function checkTarget(
+  raw: string,
+  options: { allowPrivate: boolean; resolve?: Resolver },
+): Promise<TargetCheck> {
   if (raw.length > MAX_URL_LENGTH) {
     return { ok: false, reason: `url must be at most ${MAX_URL_LENGTH} characters.` };
   }
@@ -50,14 +49,11 @@ export async function checkTarget(raw: string, options: CheckOptions): Promise<T
   if (parseIPv4(host) || parseIPv6(host)) {
     return isPublicAddress(host)
       ? { ok: true, url, address: null }
-      : { ok: false, reason: "url must not point to a private, loopback or link-local address." };
+      : { ok: false, reason: PRIVATE_TARGET };
   }
   const name = host.replace(/\.$/, "").toLowerCase();
   if (name === "localhost" || name.endsWith(".localhost")) {
-    return {
-      ok: false,
-      reason: "url must not point to a private, loopback or link-local address.",
-    };
+    return { ok: false, reason: PRIVATE_TARGET };
   }
   const resolve = options.resolve ?? systemResolver;
   const found = await Promise.all(
@@ -77,7 +73,7 @@ export async function checkTarget(raw: string, options: CheckOptions): Promise<T
 }
 
 /** The four bytes of a dotted-quad IPv4 address, or null. */
-export function parseIPv4(text: string): number[] | null {
+function parseIPv4(text: string): number[] | null {
   const parts = text.split(".");
   if (parts.length !== 4) return null;
   const bytes = parts.map((p) => (/^\d{1,3}$/.test(p) ? Number(p) : NaN));
@@ -85,7 +81,7 @@ export function parseIPv4(text: string): number[] | null {
 }
 
 /** The sixteen bytes of an IPv6 address (with an optional dotted-quad tail), or null. */
-export function parseIPv6(text: string): number[] | null {
+function parseIPv6(text: string): number[] | null {
   if (!text.includes(":") || text.includes("%")) return null;
   const halves = text.split("::");
   if (halves.length > 2) return null;

@@ -22,28 +22,25 @@ import { PRUNE_BATCH, pruneDeliveries, pruneEvents, retentionCutoff } from "./re
 export interface WebhookWorkerOptions {
   /** Per-attempt timeout (contract: 10 s). */
   timeoutMs?: number;
-  /** How often an idle worker looks for new events and due retries. */
-  pollMs?: number;
   /** Requests in flight at once. */
   concurrency?: number;
-  /** Deliveries claimed per query. */
-  batchSize?: number;
   /** Deliveries of one webhook in flight at once (fairness between receivers). */
   perWebhook?: number;
   /** DNS for the delivery-time target check (tests inject names). */
   resolve?: Resolver;
   /** Sends to a checked address (tests observe it; public addresses are not reachable). */
   sendPinned?: typeof postPinned;
-  heartbeatMs?: number;
-  /** A claim by a worker silent for this long is void. */
-  staleAfterMs?: number;
-  random?: () => number;
   /** How often the retention runs while it has nothing left to remove. */
   pruneEveryMs?: number;
 }
 
-/** A claim by a worker whose heartbeat is older than this is void (default). */
+/** A claim by a worker whose heartbeat is older than this is void. */
 export const CLAIM_STALE_AFTER_MS = 5000;
+const HEARTBEAT_MS = 1000;
+/** How often an idle worker looks for new events and due retries. */
+const POLL_MS = 100;
+/** Deliveries claimed per query. */
+const CLAIM_BATCH = 100;
 /** How many of the oldest due deliveries a claim considers for its fair share. */
 const FAIR_WINDOW = 1000;
 /** Events fanned out per transaction. */
@@ -67,24 +64,25 @@ interface Job {
   previous_secret_expires_at: Date | null;
 }
 
+/** What an attempt came to: no error means delivered; code 410 (Gone) asks us to stop. */
 interface Outcome {
   code: number | null;
   error: string | null;
-  ok: boolean;
-  /** 410 Gone: the receiver asks us to stop. */
-  gone: boolean;
   retryAfterS: number | null;
 }
 
+const failed = (error: string): Outcome => ({ code: null, error, retryAfterS: null });
+
+/** One attempt's result, named as record() reads it from JSON. */
 interface AttemptResult {
   id: string;
-  webhookId: string;
+  webhook_id: string;
   status: "pending" | "succeeded" | "failed";
-  startedAt: Date;
-  durationMs: number;
+  started_at: Date;
+  duration_ms: number;
   code: number | null;
   error: string | null;
-  nextAt: Date | null;
+  next_at: Date | null;
   gone: boolean;
 }
 
@@ -113,10 +111,10 @@ export function retryAfterSeconds(value: string | null, now: Date): number | nul
 }
 
 /** What a response means for the delivery. */
-export function classifyResponse(res: Response, now: Date): Outcome {
+function classifyResponse(res: Response, now: Date): Outcome {
   const code = res.status;
   if (code >= 200 && code < 300) {
-    return { code, error: null, ok: true, gone: false, retryAfterS: null };
+    return { code, error: null, retryAfterS: null };
   }
   const retryAfterS = code === 429 || code === 503
     ? retryAfterSeconds(res.headers.get("retry-after"), now)
@@ -126,7 +124,7 @@ export function classifyResponse(res: Response, now: Date): Outcome {
     : code === 410
     ? "The receiver answered 410 Gone; the webhook is disabled."
     : `The receiver answered HTTP ${code}.`;
-  return { code, error, ok: false, gone: code === 410, retryAfterS };
+  return { code, error, retryAfterS };
 }
 
 /** A transport failure as a sentence without the URL (it may carry a token). */
@@ -141,19 +139,14 @@ function describeFailure(err: unknown, timeoutMs: number): string {
   return "Connection failed.";
 }
 
-export function createWebhookWorker(options: WebhookWorkerOptions = {}) {
-  const timeoutMs = options.timeoutMs ?? 10_000;
-  const pollMs = options.pollMs ?? 100;
-  const concurrency = options.concurrency ?? 256;
-  const batchSize = options.batchSize ?? 100;
-  const perWebhook = options.perWebhook ?? 64;
-  const resolve = options.resolve ?? systemResolver;
-  const sendPinned = options.sendPinned ?? postPinned;
-  const heartbeatMs = options.heartbeatMs ?? 1000;
-  const staleAfterMs = options.staleAfterMs ?? CLAIM_STALE_AFTER_MS;
-  const random = options.random ?? Math.random;
-  const pruneEveryMs = options.pruneEveryMs ?? 60_000;
-
+export function createWebhookWorker({
+  timeoutMs = 10_000,
+  concurrency = 256,
+  perWebhook = 64,
+  resolve = systemResolver,
+  sendPinned = postPinned,
+  pruneEveryMs = 60_000,
+}: WebhookWorkerOptions = {}) {
   return async function deliverWebhooks(app: AppContext, signal: AbortSignal): Promise<void> {
     const me = crypto.randomUUID();
     const sign = createSigner();
@@ -206,34 +199,18 @@ export function createWebhookWorker(options: WebhookWorkerOptions = {}) {
           order by created_at, id
           limit ${FANOUT_BATCH}`;
         if (events.length === 0) return 0;
-        const workspaceIds = [...new Set(events.map((e) => e.workspace_id))];
-        const hooks = await tx<{ id: string; workspace_id: string; events: string[] }>`
-          select id, workspace_id, events from webhooks
-          where status = 'active' and workspace_id = any(${workspaceIds}::uuid[])`;
-        const out: { webhookId: string; event: OutboxRow; body: string }[] = [];
-        for (const event of events) {
-          const body = eventBody(event);
-          for (const hook of hooks) {
-            if (hook.workspace_id === event.workspace_id && hook.events.includes(event.type)) {
-              out.push({ webhookId: hook.id, event, body });
-            }
-          }
-        }
         const now = app.clock();
-        if (out.length) {
-          await tx`
-            insert into webhook_deliveries
-              (webhook_id, workspace_id, event_id, event_type, body, created_at, next_attempt_at)
-            select u.webhook_id, u.workspace_id, u.event_id, u.event_type, u.body,
-                   ${now}::timestamptz, ${now}::timestamptz
-            from unnest(${out.map((o) => o.webhookId)}::uuid[],
-                        ${out.map((o) => o.event.workspace_id)}::uuid[],
-                        ${out.map((o) => o.event.id)}::uuid[],
-                        ${out.map((o) => o.event.type)}::text[],
-                        ${out.map((o) => o.body)}::text[])
-              as u(webhook_id, workspace_id, event_id, event_type, body)
-            on conflict (webhook_id, event_id) do nothing`;
-        }
+        // One delivery per event and active webhook of its workspace subscribed to its type.
+        await tx`
+          insert into webhook_deliveries
+            (webhook_id, workspace_id, event_id, event_type, body, created_at, next_attempt_at)
+          select h.id, h.workspace_id, o.id, o.type, e.body, ${now}::timestamptz, ${now}::timestamptz
+          from unnest(${events.map((e) => e.id)}::uuid[], ${events.map(eventBody)}::text[])
+            as e(id, body)
+          join outbox_events o on o.id = e.id
+          join webhooks h on h.workspace_id = o.workspace_id and h.status = 'active'
+            and o.type = any(h.events)
+          on conflict (webhook_id, event_id) do nothing`;
         await numberEvents(tx, events.map((e) => e.id), now);
         return events.length;
       });
@@ -251,7 +228,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions = {}) {
       const busy = [...busyWebhooks];
       const free = frag`(d.claimed_by is null or not exists (
         select 1 from webhook_workers w where w.id = d.claimed_by
-          and w.seen_at > now() - ${staleAfterMs}::float8 * interval '1 millisecond'))`;
+          and w.seen_at > now() - ${CLAIM_STALE_AFTER_MS}::float8 * interval '1 millisecond'))`;
       return db.sql<Job>`
         with due as (
           select d.id, d.webhook_id, d.next_attempt_at from webhook_deliveries d
@@ -301,28 +278,23 @@ export function createWebhookWorker(options: WebhookWorkerOptions = {}) {
     };
 
     const record = async (batch: AttemptResult[]) => {
-      const gone = [...new Set(batch.filter((r) => r.gone).map((r) => r.webhookId))];
+      const gone = [...new Set(batch.filter((r) => r.gone).map((r) => r.webhook_id))];
       if (gone.length) await disable(gone);
       // A retry scheduled for a webhook disabled meanwhile (410 seen by another attempt) is
       // a failure: nothing more will be sent to it.
       await db.sql`
         with r as (
-          select * from unnest(${batch.map((r) => r.id)}::uuid[],
-            ${batch.map((r) => r.status)}::text[],
-            ${batch.map((r) => r.startedAt.toISOString())}::text[],
-            ${batch.map((r) => r.durationMs)}::int[],
-            ${batch.map((r) => r.code)}::int[],
-            ${batch.map((r) => r.error)}::text[],
-            ${batch.map((r) => r.nextAt?.toISOString() ?? null)}::text[])
-            as r(id, status, started_at, duration_ms, code, error, next_at)
+          select * from jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) as r(id uuid,
+            status text, started_at timestamptz, duration_ms int, code int, error text,
+            next_at timestamptz)
         ), done as (
           update webhook_deliveries d set
             status = case when r.status = 'pending' and h.status = 'disabled' then 'failed'
                           else r.status end,
             next_attempt_at = case when h.status = 'disabled' then null
-                                   else r.next_at::timestamptz end,
+                                   else r.next_at end,
             attempts = d.attempts + 1,
-            last_attempt_at = r.started_at::timestamptz,
+            last_attempt_at = r.started_at,
             last_response_code = r.code,
             last_error = r.error,
             claimed_by = null,
@@ -333,8 +305,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions = {}) {
         )
         insert into webhook_attempts
           (delivery_id, attempt, started_at, duration_ms, response_code, error, worker_id)
-        select done.id, done.attempts, r.started_at::timestamptz, r.duration_ms, r.code, r.error,
-               ${me}::uuid
+        select done.id, done.attempts, r.started_at, r.duration_ms, r.code, r.error, ${me}::uuid
         from done join r on r.id = done.id
         on conflict do nothing`;
     };
@@ -358,66 +329,45 @@ export function createWebhookWorker(options: WebhookWorkerOptions = {}) {
       const t0 = performance.now();
       const attempt = job.attempts + 1;
       const settle = (outcome: Outcome): AttemptResult => {
-        const delay = outcome.ok || outcome.gone
-          ? null
-          : retryDelaySeconds(attempt, config.webhookRetryDelays, random);
+        const ok = outcome.error === null;
+        const gone = outcome.code === 410;
+        const delay = ok || gone ? null : retryDelaySeconds(attempt, config.webhookRetryDelays);
         const wait = delay === null ? null : Math.max(delay, outcome.retryAfterS ?? 0);
         return {
           id: job.id,
-          webhookId: job.webhook_id,
-          status: outcome.ok ? "succeeded" : wait === null ? "failed" : "pending",
-          startedAt,
-          durationMs: Math.round(performance.now() - t0),
+          webhook_id: job.webhook_id,
+          status: ok ? "succeeded" : wait === null ? "failed" : "pending",
+          started_at: startedAt,
+          duration_ms: Math.round(performance.now() - t0),
           code: outcome.code,
           error: outcome.error,
-          nextAt: wait === null ? null : new Date(app.clock().getTime() + wait * 1000),
-          gone: outcome.gone,
+          next_at: wait === null ? null : new Date(app.clock().getTime() + wait * 1000),
+          gone,
         };
       };
       const target = await checkTarget(job.url, {
         allowPrivate: config.webhookAllowPrivateTargets,
         resolve,
       });
-      if (!target.ok) {
-        return settle({
-          code: null,
-          error: `Not sent: ${target.reason}`,
-          ok: false,
-          gone: false,
-          retryAfterS: null,
-        });
-      }
-      const headers = await sign(activeSecrets(job, startedAt), {
-        eventId: job.event_id,
-        eventType: job.event_type,
-        deliveryId: job.id,
+      if (!target.ok) return settle(failed(`Not sent: ${target.reason}`));
+      const headers = await sign(activeSecrets(job, startedAt), job, startedAt);
+      const request = {
+        headers,
         body: job.body,
-        at: startedAt,
-      });
-      const attemptSignal = AbortSignal.any([AbortSignal.timeout(timeoutMs), signal]);
+        signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), signal]),
+      };
       try {
         // A checked name is connected to the address that passed the check; everything else
         // (IP literals, and any target when private targets are allowed) goes through fetch.
         const res = target.address
-          ? await sendPinned(target.url, target.address, {
-            headers,
-            body: job.body,
-            signal: attemptSignal,
-          })
-          : await app.fetch(target.url, {
-            method: "POST",
-            headers,
-            body: job.body,
-            redirect: "manual",
-            signal: attemptSignal,
-          });
+          ? await sendPinned(target.url, target.address, request)
+          : await app.fetch(target.url, { ...request, method: "POST", redirect: "manual" });
         await res.body?.cancel().catch(() => {});
         return settle(classifyResponse(res, app.clock()));
       } catch (err) {
         // Stopping: no attempt is recorded and the claim is released for the next worker.
         if (signal.aborted) return null;
-        const error = describeFailure(err, timeoutMs);
-        return settle({ code: null, error, ok: false, gone: false, retryAfterS: null });
+        return settle(failed(describeFailure(err, timeoutMs)));
       }
     };
 
@@ -458,7 +408,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions = {}) {
         beat().catch(() => {}).finally(() => {
           if (!signal.aborted) keepBeating();
         });
-      }, heartbeatMs);
+      }, HEARTBEAT_MS);
     };
     let pollCostMs = 0;
     let lastPrune = -Infinity;
@@ -485,7 +435,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions = {}) {
           if (results.length || released.length) await flush();
           // When the database is slow, an idle worker polls less often, so that it takes at
           // most about half of one connection's time from the requests being served.
-          const polling = performance.now() - lastPoll >= Math.max(pollMs, pollCostMs);
+          const polling = performance.now() - lastPoll >= Math.max(POLL_MS, pollCostMs);
           const pollStarted = performance.now();
           if (polling) lastPoll = pollStarted;
           let fanned = 0;
@@ -493,7 +443,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions = {}) {
             fanned = await fanOut();
             moreEvents = fanned === FANOUT_BATCH;
           }
-          const capacity = Math.min(concurrency - inFlight.size, batchSize);
+          const capacity = Math.min(concurrency - inFlight.size, CLAIM_BATCH);
           let claimed = 0;
           if (capacity > 0 && (polling || fanned > 0 || moreDue || refill)) {
             refill = false;
@@ -510,7 +460,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions = {}) {
           // While attempts are in flight the loop turns every FLUSH_DELAY_MS to write their
           // results and refill their slots; a turn with nothing to do costs no query.
           const active = results.length > 0 || inFlight.size > 0;
-          if (!busy) await nap(active ? FLUSH_DELAY_MS : Math.max(pollMs, pollCostMs));
+          if (!busy) await nap(active ? FLUSH_DELAY_MS : Math.max(POLL_MS, pollCostMs));
         } catch (err) {
           app.log({ level: "error", worker: "webhooks", error: String(err) });
           await nap(1000);

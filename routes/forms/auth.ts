@@ -27,7 +27,7 @@ import {
   string,
   uuid,
 } from "../../lib/http/schema.ts";
-import { newSigningSecret } from "../../lib/webhooks/signing_secret.ts";
+import { newSigningSecret } from "../../lib/webhooks/signing.ts";
 
 const userJson = named(
   "User",

@@ -177,6 +177,9 @@ export const routes = [
       // retention went are read together. Scalar subqueries for the one-row tables: joined, they
       // are estimated at thousands of rows each until analyzed, and the plan's cost turns on JIT
       // compilation, which costs more than the page.
+      const byQuestionnaire = query.questionnaire_id
+        ? frag`and data->>'questionnaire_id' = ${query.questionnaire_id}`
+        : empty;
       const rows = await app.db.sql<PageRow>`
         select (select last from event_positions) as last,
                (select pruned_through from event_retention) as pruned_through,
@@ -189,11 +192,7 @@ export const routes = [
           ${types ? frag`and type = any(${types}::text[])` : empty}
           ${query.since ? frag`and feed_at >= ${query.since}` : empty}
           ${query.until ? frag`and feed_at < ${query.until}` : empty}
-          ${
-        query.questionnaire_id
-          ? frag`and data->>'questionnaire_id' = ${query.questionnaire_id}`
-          : empty
-      }
+          ${byQuestionnaire}
           order by feed_position
           limit ${query.limit + 1}
         ) e on true

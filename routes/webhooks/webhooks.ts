@@ -4,7 +4,7 @@
 
 import { user, type UserPrincipal } from "../../lib/forms/auth.ts";
 import { listEnvelope, listPage, newestFirst, pageQuery } from "../../lib/http/cursor.ts";
-import { empty, frag } from "../../lib/db/db.ts";
+import { empty, frag, type Row } from "../../lib/db/db.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { EVENT_TYPES } from "../../lib/webhooks/outbox.ts";
 import { type AppContext, json } from "../../lib/http/router.ts";
@@ -21,7 +21,7 @@ import {
   string,
   uuid,
 } from "../../lib/http/schema.ts";
-import { newSigningSecret } from "../../lib/webhooks/signing_secret.ts";
+import { newSigningSecret } from "../../lib/webhooks/signing.ts";
 import { checkTarget } from "../../lib/webhooks/ssrf.ts";
 import { CLAIM_STALE_AFTER_MS } from "../../lib/webhooks/worker.ts";
 
@@ -57,10 +57,7 @@ const webhookShape = {
 const webhookJson = named("Webhook", object(webhookShape));
 const createdWebhookJson = named(
   "NewWebhook",
-  object({
-    ...webhookShape,
-    signing_secret: secret("The workspace's signing secret."),
-  }),
+  object({ ...webhookShape, signing_secret: secret("The workspace's signing secret.") }),
 );
 
 const responseCode = nullable(int({ min: 100, max: 599, example: 200 }));
@@ -94,103 +91,41 @@ const deliveryJson = named(
   }),
 );
 
-interface WebhookRow {
-  id: string;
-  url: string;
-  events: string[];
-  status: string;
-  disabled_at: Date | null;
-  disabled_reason: string | null;
-  created_at: Date;
+/** A row as the API shows it: timestamps as ISO strings. */
+function shown(row: Row) {
+  const iso = (value: unknown) => value instanceof Date ? value.toISOString() : value;
+  return Object.fromEntries(Object.entries(row).map(([key, value]) => [key, iso(value)]));
 }
 
-interface DeliveryRow {
-  id: string;
-  webhook_id: string;
-  event_id: string;
-  event_type: string;
-  status: string;
-  attempts: number;
-  created_at: Date;
-  last_attempt_at: Date | null;
-  last_response_code: number | null;
-  last_error: string | null;
-  next_attempt_at: Date | null;
-}
+/** A delivery with its attempts (rows of webhook_attempts, in order). */
+const deliveryOut = (row: Row, attempts: Row[]) => ({
+  ...shown(row),
+  attempt_log: attempts.map(({ delivery_id: _, ...attempt }) => shown(attempt)),
+});
 
-interface AttemptRow {
-  delivery_id: string;
-  attempt: number;
-  started_at: Date;
-  duration_ms: number;
-  response_code: number | null;
-  error: string | null;
-}
-
-const iso = (d: Date | null) => d?.toISOString() ?? null;
-
-function webhookOut(row: WebhookRow) {
-  return {
-    id: row.id,
-    url: row.url,
-    events: row.events,
-    status: row.status,
-    disabled_at: iso(row.disabled_at),
-    disabled_reason: row.disabled_reason,
-    created_at: iso(row.created_at),
-  };
-}
-
-function deliveryOut(row: DeliveryRow, attempts: AttemptRow[]) {
-  return {
-    id: row.id,
-    webhook_id: row.webhook_id,
-    event_id: row.event_id,
-    event_type: row.event_type,
-    status: row.status,
-    attempts: row.attempts,
-    created_at: iso(row.created_at),
-    last_attempt_at: iso(row.last_attempt_at),
-    last_response_code: row.last_response_code,
-    last_error: row.last_error,
-    next_attempt_at: iso(row.next_attempt_at),
-    attempt_log: attempts.map((a) => ({
-      attempt: a.attempt,
-      started_at: iso(a.started_at),
-      duration_ms: a.duration_ms,
-      response_code: a.response_code,
-      error: a.error,
-    })),
-  };
-}
+const WEBHOOK_COLUMNS = frag`id, url, events, status, disabled_at, disabled_reason, created_at`;
+const DELIVERY_COLUMNS = frag`id, webhook_id, event_id, event_type, status, attempts,
+  created_at, last_attempt_at, last_response_code, last_error, next_attempt_at`;
+const ATTEMPT_COLUMNS = frag`delivery_id, attempt, started_at, duration_ms, response_code, error`;
 
 const notFound = () => new ApiError(404, "NOT_FOUND", { message: "No such webhook." });
 
 /** The webhook when it belongs to the caller's workspace; another workspace's is 404. */
-async function findWebhook(
-  app: AppContext,
-  principal: UserPrincipal,
-  id: string,
-): Promise<WebhookRow> {
-  const [row] = await app.db.sql<WebhookRow>`
-    select id, url, events, status, disabled_at, disabled_reason, created_at from webhooks
+async function findWebhook(app: AppContext, principal: UserPrincipal, id: string) {
+  const [row] = await app.db.sql`
+    select ${WEBHOOK_COLUMNS} from webhooks
     where id = ${id} and workspace_id = ${principal.workspaceId}`;
   if (!row) throw notFound();
   return row;
 }
 
-function checkActive(webhook: WebhookRow) {
+function checkActive(webhook: Row) {
   if (webhook.status !== "active") {
     throw new ApiError(409, "CONFLICT", {
       message: "This webhook is disabled; enable it first (POST /api/v1/webhooks/{id}/enable).",
     });
   }
 }
-
-const WEBHOOK_COLUMNS = frag`id, url, events, status, disabled_at, disabled_reason, created_at`;
-
-const DELIVERY_COLUMNS = frag`id, webhook_id, event_id, event_type, status, attempts,
-  created_at, last_attempt_at, last_response_code, last_error, next_attempt_at`;
 
 export const routes = [
   defineFormsRoute({
@@ -229,7 +164,7 @@ export const routes = [
       const events = EVENT_TYPES.filter((t) => (body.events ?? EVENT_TYPES).includes(t));
       // The count and the insert are one statement, so concurrent creations cannot overshoot
       // by more than the requests in flight; the cap is a cost guard, not a billing limit.
-      const [row] = await app.db.sql<WebhookRow & { signing_secret: string }>`
+      const [row] = await app.db.sql`
         with ws as (
           select id, signing_secret from workspaces
           where id = ${principal.workspaceId}
@@ -238,7 +173,7 @@ export const routes = [
         ), created as (
           insert into webhooks (workspace_id, url, events, created_at)
           select id, ${target.url.href}, ${events}::text[], ${app.clock()} from ws
-          returning id, url, events, status, disabled_at, disabled_reason, created_at
+          returning ${WEBHOOK_COLUMNS}
         )
         select created.*, ws.signing_secret from created, ws`;
       if (!row) {
@@ -246,7 +181,7 @@ export const routes = [
           message: `A workspace can have at most ${MAX_WEBHOOKS} webhooks; delete one first.`,
         });
       }
-      return json({ ...webhookOut(row), signing_secret: row.signing_secret }, 201);
+      return json(shown(row), 201);
     },
   }),
 
@@ -263,18 +198,11 @@ export const routes = [
     responses: { 200: { description: "A page.", schema: listEnvelope(webhookJson) } },
     handler: async ({ app, query, principal }) => {
       const scope = { list: "webhooks", filter: { workspace: principal.workspaceId } };
-      const page = await listPage(
-        app,
-        scope,
-        query,
-        newestFirst,
-        (after, fetch) =>
-          app.db.sql<WebhookRow>`
-          select id, url, events, status, disabled_at, disabled_reason, created_at from webhooks
+      const page = await listPage(app, scope, query, newestFirst, (after, fetch) =>
+        app.db.sql`
+          select ${WEBHOOK_COLUMNS} from webhooks
           where workspace_id = ${principal.workspaceId} ${after}
-          order by created_at desc, id desc limit ${fetch}`,
-        webhookOut,
-      );
+          order by created_at desc, id desc limit ${fetch}`, shown);
       return json(page);
     },
   }),
@@ -315,12 +243,12 @@ export const routes = [
     params: { id: uuid() },
     responses: { 200: { description: "Enabled.", schema: webhookJson } },
     handler: async ({ app, params, principal }) => {
-      const [row] = await app.db.sql<WebhookRow>`
+      const [row] = await app.db.sql`
         update webhooks set status = 'active', disabled_at = null, disabled_reason = null
         where id = ${params.id} and workspace_id = ${principal.workspaceId}
         returning ${WEBHOOK_COLUMNS}`;
       if (!row) throw notFound();
-      return json(webhookOut(row));
+      return json(shown(row));
     },
   }),
 
@@ -340,7 +268,7 @@ export const routes = [
     handler: async ({ app, params, principal }) => {
       const now = app.clock();
       const row = await app.db.begin(async (tx) => {
-        const [hook] = await tx<WebhookRow>`
+        const [hook] = await tx`
           update webhooks
           set status = 'disabled', disabled_at = ${now}, disabled_reason = 'Disabled by an admin.'
           where id = ${params.id} and workspace_id = ${principal.workspaceId}
@@ -356,7 +284,7 @@ export const routes = [
         }
         return hook;
       });
-      return json(webhookOut(row ?? await findWebhook(app, principal, params.id)));
+      return json(shown(row ?? await findWebhook(app, principal, params.id)));
     },
   }),
 
@@ -384,16 +312,17 @@ export const routes = [
         list: "webhook_deliveries",
         filter: { webhook: params.id, status: query.status ?? null },
       };
-      let attempts: AttemptRow[] = [];
+      let attempts: Row[] = [];
       const page = await listPage(app, scope, query, newestFirst, async (after, fetch) => {
-        const rows = await app.db.sql<DeliveryRow>`
+        const rows = await app.db.sql`
           select ${DELIVERY_COLUMNS} from webhook_deliveries
           where webhook_id = ${params.id}
           ${query.status ? frag`and status = ${query.status}` : empty} ${after}
           order by created_at desc, id desc limit ${fetch}`;
-        attempts = rows.length === 0 ? [] : await app.db.sql<AttemptRow>`
-          select delivery_id, attempt, started_at, duration_ms, response_code, error
-          from webhook_attempts where delivery_id = any(${rows.map((r) => r.id)}::uuid[])
+        attempts = rows.length === 0 ? [] : await app.db.sql`
+          select ${ATTEMPT_COLUMNS} from webhook_attempts where delivery_id = any(${
+          rows.map((r) => r.id)
+        }::uuid[])
           order by delivery_id, attempt`;
         return rows;
       }, (r) => deliveryOut(r, attempts.filter((a) => a.delivery_id === r.id)));
@@ -419,9 +348,9 @@ export const routes = [
     handler: async ({ app, params, principal }) => {
       checkActive(await findWebhook(app, principal, params.id));
       const now = app.clock();
-      const [row] = await app.db.sql<DeliveryRow & { busy: boolean }>`
+      const [row] = await app.db.sql`
         with target as (
-          select d.id, d.claimed_by is not null and exists (
+          select d.id as target_id, d.claimed_by is not null and exists (
                    select 1 from webhook_workers w
                    where w.id = d.claimed_by and w.seen_at > now() -
                      ${CLAIM_STALE_AFTER_MS}::float8 * interval '1 millisecond') as busy
@@ -429,22 +358,22 @@ export const routes = [
           where d.id = ${params.deliveryId} and d.webhook_id = ${params.id}
           for update
         ), queued as (
-          update webhook_deliveries d
+          update webhook_deliveries
           set status = 'pending', next_attempt_at = ${now}, claimed_by = null, claimed_at = null
-          from target where d.id = target.id and not target.busy
-          returning d.*
+          from target where id = target_id and not busy
+          returning ${DELIVERY_COLUMNS}
         )
         select target.busy, q.* from target left join queued q on true`;
       if (!row) throw new ApiError(404, "NOT_FOUND", { message: "No such delivery." });
-      if (row.busy) {
+      const { busy, ...delivery } = row;
+      if (busy) {
         throw new ApiError(409, "CONFLICT", {
           message: "This delivery is being attempted right now.",
         });
       }
-      const attempts = await app.db.sql<AttemptRow>`
-        select delivery_id, attempt, started_at, duration_ms, response_code, error
-        from webhook_attempts where delivery_id = ${row.id} order by attempt`;
-      return json(deliveryOut(row, attempts), 202);
+      const attempts = await app.db.sql`
+        select ${ATTEMPT_COLUMNS} from webhook_attempts where delivery_id = ${row.id} order by attempt`;
+      return json(deliveryOut(delivery, attempts), 202);
     },
   }),
 
@@ -474,7 +403,7 @@ export const routes = [
         workspace_id: principal.workspaceId,
         data: { webhook_id: params.id },
       });
-      const [row] = await app.db.sql<DeliveryRow>`
+      const [row] = await app.db.sql`
         insert into webhook_deliveries
           (webhook_id, workspace_id, event_id, event_type, body, created_at, next_attempt_at)
         values (${params.id}, ${principal.workspaceId}, ${eventId}, 'ping', ${payload},
