@@ -124,7 +124,7 @@ function* demoSnapshotLines(end: Date): Generator<string> {
 /** The lines as NDJSON bytes, a thousand lines a chunk. */
 function streamOf(lines: Iterable<string>): ReadableStream<Uint8Array> {
   const chunks = function* () {
-    let chunk: string[] = [];
+    const chunk: string[] = [];
     for (const line of lines) {
       chunk.push(line + "\n");
       if (chunk.length === 1000) yield chunk.splice(0).join("");

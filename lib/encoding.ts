@@ -1,4 +1,4 @@
-// Bytes as text: base64, base64url (no padding) and lower-case hex, one implementation for
+// Bytes as text: base64, base64url (no padding), lower-case hex and percent-decoding, one implementation for
 // keys, tokens, cursors, password hashes, sealed records and signatures; the SHA-256 digest of
 // a text as hex, the stored form of API keys, tokens and request hashes; and the big-endian
 // int8 of PostgreSQL's binary forms (int8send, timestamptz_send).
@@ -31,6 +31,15 @@ export function hex(bytes: Uint8Array): string {
  */
 export function sha256Hex(text: string): string {
   return createHash("sha256").update(text).digest("hex");
+}
+
+/** decodeURIComponent, or the text unchanged where it is not valid percent-encoding. */
+export function percentDecoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 /**

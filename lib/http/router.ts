@@ -10,6 +10,7 @@ import type { LogSink } from "../log.ts";
 import { ApiError } from "../errors.ts";
 import type { SealedParts } from "./sealed.ts";
 import type { Metrics } from "./metrics.ts";
+import { percentDecoded } from "../encoding.ts";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -222,21 +223,13 @@ export function matchRoute(
     if (route.method === method) {
       const params: Record<string, string> = {};
       route.paramNames.forEach((name, i) => {
-        params[name] = safeDecode(found[i + 1]);
+        params[name] = percentDecoded(found[i + 1]);
       });
       return { match: { route, params }, allowed };
     }
     allowed.push(route);
   }
   return { match: null, allowed };
-}
-
-function safeDecode(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
 }
 
 export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
