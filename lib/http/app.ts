@@ -236,11 +236,7 @@ async function runRoute(ctx: RequestContext, rawParams: Record<string, string>) 
     }
     throw err;
   }
-  const params = parsePath(
-    rawParams,
-    route.params ?? {},
-    () => new ApiError(404, "NOT_FOUND", { message: "No such resource." }),
-  );
+  const params = parsePath(rawParams, route.params ?? {});
   let body: unknown = undefined;
   if (route.body) body = route.body.parse(await readJsonBody(ctx.req), "body");
   const run = async () => await route.handler({ ...ctx, principal, query, params, body });

@@ -24,7 +24,7 @@ export type Shape = Record<string, Schema<unknown>>;
 export type InferShape<S extends Shape> = { [K in keyof S]: Infer<S[K]> };
 
 export function invalid(field: string, message: string): ApiError {
-  return new ApiError(400, "VALIDATION_FAILED", { message: message, field });
+  return new ApiError(400, "VALIDATION_FAILED", { message, field });
 }
 
 function make<T>(
@@ -148,19 +148,12 @@ export function number(options: Bounds = {}): Schema<number> {
 }
 
 export function boolean(): Schema<boolean> {
-  return make(
-    { type: "boolean" },
-    (value, field) => {
-      if (typeof value !== "boolean") throw invalid(field, `${field} must be true or false.`);
-      return value;
-    },
-    (raw, field) => {
-      if (raw !== "true" && raw !== "false") {
-        throw invalid(field, `${field} must be true or false.`);
-      }
-      return raw === "true";
-    },
-  );
+  const parse = (value: unknown, field: string) => {
+    if (typeof value !== "boolean") throw invalid(field, `${field} must be true or false.`);
+    return value;
+  };
+  const words = new Map<unknown, boolean>([["true", true], ["false", false]]);
+  return make({ type: "boolean" }, parse, (raw, field) => parse(words.get(raw) ?? raw, field));
 }
 
 const DATE_TIME =
@@ -390,18 +383,14 @@ export function parseQuery<S extends Shape>(params: URLSearchParams, shape: S): 
   return out as InferShape<S>;
 }
 
-/** Path parameters were matched by the router; validate each against its schema. */
-export function parsePath<S extends Shape>(
-  raw: Record<string, string>,
-  shape: S,
-  onInvalid: (field: string) => ApiError,
-): InferShape<S> {
+/** Path parameters matched by the router: one of the wrong shape names no resource (404). */
+export function parsePath<S extends Shape>(raw: Record<string, string>, shape: S): InferShape<S> {
   const out: Record<string, unknown> = {};
   for (const [key, schema] of Object.entries(shape)) {
     try {
       out[key] = schema.fromString(raw[key], key);
     } catch {
-      throw onInvalid(key);
+      throw new ApiError(404, "NOT_FOUND", { message: "No such resource." });
     }
   }
   return out as InferShape<S>;
