@@ -7,14 +7,12 @@ import { commands as maintenance } from "./lib/maintenance_commands.ts";
 import { commands as billing } from "./lib/forms/billing_commands.ts";
 import { adsCommands } from "./lib/ads/commands.ts";
 
-export const commands: Command[] = [
-  ...maintenance,
-  ...billing,
-  ...adsCommands,
-];
+const commands: Command[] = [...maintenance, ...billing, ...adsCommands];
+
+const USAGE = `usage: deno task admin <command>\n${commands.map((c) => "  " + c.usage).join("\n")}`;
 
 /** Finds the command whose words start argv; the rest are its arguments. */
-export function findCommand(argv: string[]): { command: Command; rest: string[] } | null {
+function findCommand(argv: string[]): { command: Command; rest: string[] } | null {
   const sorted = [...commands].sort((a, b) => b.name.split(" ").length - a.name.split(" ").length);
   for (const command of sorted) {
     const words = command.name.split(" ");
@@ -29,7 +27,7 @@ export function findCommand(argv: string[]): { command: Command; rest: string[] 
 export async function runAdmin(argv: string[], ctx: CommandContext): Promise<number> {
   const found = findCommand(argv);
   if (!found) {
-    ctx.err(`usage: deno task admin <command>\n${commands.map((c) => "  " + c.usage).join("\n")}`);
+    ctx.err(USAGE);
     return 2;
   }
   try {
@@ -48,9 +46,7 @@ export async function runAdmin(argv: string[], ctx: CommandContext): Promise<num
 if (import.meta.main) {
   const config = configOrExit();
   if (!findCommand(Deno.args)) {
-    console.error(
-      `usage: deno task admin <command>\n${commands.map((c) => "  " + c.usage).join("\n")}`,
-    );
+    console.error(USAGE);
     Deno.exit(2);
   }
   let db;

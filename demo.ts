@@ -3,7 +3,7 @@
 // Run it before `deno task start`, not during: the embedded database is one process's.
 
 import { configOrExit } from "./lib/config.ts";
-import { loadDemo } from "./lib/demo.ts";
+import { DEMO_ACCOUNT, DEMO_EMAIL, DEMO_PASSWORD, DEMO_SLUG, loadDemo } from "./lib/demo.ts";
 import { openDatabase } from "./lib/server.ts";
 
 const config = configOrExit();
@@ -23,12 +23,11 @@ try {
   const where = config.databaseUrl
     ? "PostgreSQL (DATABASE_URL)"
     : `the embedded database in ${config.dataDir}`;
-  const fresh = Object.values(demo.added).some(Boolean);
-  console.log(`Demo data ${fresh ? "loaded into" : "already present in"} ${where}.`);
+  console.log(`Demo data ${demo.fresh ? "loaded into" : "already present in"} ${where}.`);
   console.log(`Start the service:  deno task start`);
-  console.log(`Forms login:        ${demo.email} / ${demo.password}`);
-  console.log(`Try the embed:      ${base}/try/${demo.slug}`);
-  console.log(`Ads API account:    ${demo.accountId} (a new key is made on every run)`);
+  console.log(`Forms login:        ${DEMO_EMAIL} / ${DEMO_PASSWORD}`);
+  console.log(`Try the embed:      ${base}/try/${DEMO_SLUG}`);
+  console.log(`Ads API account:    ${DEMO_ACCOUNT} (a new key is made on every run)`);
   console.log(
     `Example:            curl -H "Authorization: Bearer $ONDA_KEY" ${base}/api/v1/whoami`,
   );

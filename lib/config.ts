@@ -41,69 +41,37 @@ export interface Config {
   metricsAddr: { hostname: string; port: number } | null;
 }
 
+const RETRY_DELAYS = "5,300,1800,7200,18000,36000,50400,72000,86400";
+
 /** Every variable the service reads, its default and its meaning; the README table mirrors this. */
 export const CONFIG_VARIABLES = [
   ["PORT", "8080", "TCP port to listen on"],
   ["HOST", "0.0.0.0", "address to bind"],
   ["DATABASE_URL", "(unset)", "PostgreSQL URL; unset = embedded PGlite in DATA_DIR"],
-  [
-    "DATABASE_READ_URL",
-    "(unset)",
-    "PostgreSQL URL of a streaming replica of DATABASE_URL; the ads API reads there",
-  ],
+  ["DATABASE_READ_URL", "(unset)", "a streaming replica of DATABASE_URL; the ads API reads there"],
   ["DATA_DIR", "./data", "directory of the embedded database"],
   ["PUBLIC_BASE_URL", "http://localhost:PORT", "public origin (https enables Secure cookies)"],
   ["SECRET_KEY", "(generated)", "HMAC key for cursors; generated once and kept in the database"],
-  [
-    "DB_POOL_MAX",
-    "10",
-    "PostgreSQL connections per pool: an instance has two, the second for the ads key lookup and page (generic plans kept), each opening connections only as needed",
-  ],
-  [
-    "ADS_DATABASE_TIMEOUT_MS",
-    "5000",
-    "an ads API request waiting this long for the database answers 503 UNAVAILABLE",
-  ],
-  [
-    "DATABASE_TIMEOUT_MS",
-    "10000",
-    "any other /api/ request waiting this long for the database answers 500 INTERNAL; a write it had not committed is rolled back",
-  ],
+  // Two pools: the second for the ads key lookup and page (generic plans kept).
+  ["DB_POOL_MAX", "10", "PostgreSQL connections per pool, each opened only as needed"],
+  ["ADS_DATABASE_TIMEOUT_MS", "5000", "an ads request waiting this long answers 503 UNAVAILABLE"],
+  // A write the request had not committed is rolled back.
+  ["DATABASE_TIMEOUT_MS", "10000", "any other /api/ request waiting this long answers 500"],
   ["SHUTDOWN_TIMEOUT_MS", "10000", "how long in-flight requests may finish on SIGTERM"],
   ["TRUST_PROXY", "0", "1 = client address from the last X-Forwarded-For entry (your proxy's)"],
   ["RATE_LIMIT_KEY_PER_MINUTE", "60", "ads API requests per key per rolling minute"],
   ["RATE_LIMIT_PUBLIC_PER_MINUTE", "120", "public forms requests per client address per minute"],
   ["RATE_LIMIT_USER_PER_MINUTE", "600", "authenticated forms requests per user per minute"],
-  [
-    "RATE_LIMIT_SCOPE",
-    "deployment",
-    "deployment = limits counted in PostgreSQL for all instances; instance = per instance",
-  ],
+  ["RATE_LIMIT_SCOPE", "deployment", "deployment = counted in PostgreSQL; instance = in memory"],
   ["PLAN_FREE_ANSWERS_PER_MONTH", "1000", "answer limit of the free plan"],
   ["PLAN_PRO_ANSWERS_PER_MONTH", "100000", "answer limit of the pro plan"],
   ["DEFAULT_PLAN", "free", "plan of new workspaces (free, pro, business)"],
   ["COVERAGE_GAP_SECONDS", "300", "capture gaps longer than this are listed by /coverage"],
   ["WEBHOOK_ALLOW_PRIVATE_TARGETS", "0", "1 = allow http and private/loopback webhook targets"],
-  [
-    "WEBHOOK_RETRY_DELAYS",
-    "5,300,1800,7200,18000,36000,50400,72000,86400",
-    "webhook retry schedule, seconds",
-  ],
-  [
-    "WEBHOOK_WORKER",
-    "1",
-    "0 = this instance does not deliver webhooks, number events for /events or prune them",
-  ],
-  [
-    "EVENT_RETENTION_DAYS",
-    "30",
-    "days events (GET /api/v1/events), webhook deliveries and attempts are kept",
-  ],
-  [
-    "METRICS_TOKEN",
-    "(unset)",
-    "serves GET /metrics to Authorization: Bearer <token> (at least 32 characters)",
-  ],
+  ["WEBHOOK_RETRY_DELAYS", RETRY_DELAYS, "webhook retry schedule, seconds"],
+  ["WEBHOOK_WORKER", "1", "0 = no webhook delivery, event numbering or pruning here"],
+  ["EVENT_RETENTION_DAYS", "30", "days events, webhook deliveries and attempts are kept"],
+  ["METRICS_TOKEN", "(unset)", "GET /metrics for Authorization: Bearer <token> (32+ chars)"],
   ["METRICS_ADDR", "(unset)", "host:port of a second listener serving only GET /metrics"],
 ] as const;
 
@@ -145,6 +113,16 @@ function urlVar(env: Env, name: string, protocols: string[]): string | null {
   return raw;
 }
 
+/** One of `values`; the first when unset. */
+function oneOfVar<const T extends string>(env: Env, name: string, values: readonly T[]): T {
+  const raw = env[name] || values[0];
+  if (!values.includes(raw as T)) {
+    const choices = `${values.slice(0, -1).join(", ")} or ${values.at(-1)}`;
+    throw new ConfigError(`${name} must be ${choices}, got "${raw}"`);
+  }
+  return raw as T;
+}
+
 /** host:port ([v6]:port for IPv6), for a listener. */
 function addrVar(env: Env, name: string): { hostname: string; port: number } | null {
   const raw = env[name];
@@ -160,11 +138,7 @@ export function loadConfig(env: Env): Config {
   const port = intVar(env, "PORT", 8080, 0, 65535);
   const publicBaseUrl = urlVar(env, "PUBLIC_BASE_URL", ["http:", "https:"]) ??
     `http://localhost:${port}`;
-  const defaultPlan = env.DEFAULT_PLAN || "free";
-  if (defaultPlan !== "free" && defaultPlan !== "pro" && defaultPlan !== "business") {
-    throw new ConfigError(`DEFAULT_PLAN must be free, pro or business, got "${defaultPlan}"`);
-  }
-  const delaysRaw = env.WEBHOOK_RETRY_DELAYS || "5,300,1800,7200,18000,36000,50400,72000,86400";
+  const delaysRaw = env.WEBHOOK_RETRY_DELAYS || RETRY_DELAYS;
   if (!/^\d+(\.\d+)?(,\d+(\.\d+)?)*$/.test(delaysRaw)) {
     throw new ConfigError(
       `WEBHOOK_RETRY_DELAYS must be comma-separated seconds, got "${delaysRaw}"`,
@@ -173,12 +147,6 @@ export function loadConfig(env: Env): Config {
   const metricsToken = env.METRICS_TOKEN || null;
   if (metricsToken !== null && (metricsToken.length < 32 || /\s/.test(metricsToken))) {
     throw new ConfigError("METRICS_TOKEN must be at least 32 characters without spaces");
-  }
-  const rateLimitScope = env.RATE_LIMIT_SCOPE || "deployment";
-  if (rateLimitScope !== "deployment" && rateLimitScope !== "instance") {
-    throw new ConfigError(
-      `RATE_LIMIT_SCOPE must be deployment or instance, got "${rateLimitScope}"`,
-    );
   }
   const databaseUrl = urlVar(env, "DATABASE_URL", ["postgres:", "postgresql:"]);
   const databaseReadUrl = urlVar(env, "DATABASE_READ_URL", ["postgres:", "postgresql:"]);
@@ -205,10 +173,10 @@ export function loadConfig(env: Env): Config {
     rateLimitKeyPerMinute: intVar(env, "RATE_LIMIT_KEY_PER_MINUTE", 60, 1, 100_000_000),
     rateLimitPublicPerMinute: intVar(env, "RATE_LIMIT_PUBLIC_PER_MINUTE", 120, 1, 100_000_000),
     rateLimitUserPerMinute: intVar(env, "RATE_LIMIT_USER_PER_MINUTE", 600, 1, 100_000_000),
-    rateLimitScope,
+    rateLimitScope: oneOfVar(env, "RATE_LIMIT_SCOPE", ["deployment", "instance"]),
     planFreeAnswersPerMonth: intVar(env, "PLAN_FREE_ANSWERS_PER_MONTH", 1000, 0, 2 ** 31 - 1),
     planProAnswersPerMonth: intVar(env, "PLAN_PRO_ANSWERS_PER_MONTH", 100_000, 0, 2 ** 31 - 1),
-    defaultPlan,
+    defaultPlan: oneOfVar(env, "DEFAULT_PLAN", ["free", "pro", "business"]),
     coverageGapSeconds: intVar(env, "COVERAGE_GAP_SECONDS", 300, 1, 86_400 * 31),
     webhookAllowPrivateTargets: boolVar(env, "WEBHOOK_ALLOW_PRIVATE_TARGETS", false),
     webhookRetryDelays: delaysRaw.split(",").map(Number),

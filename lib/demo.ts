@@ -10,7 +10,7 @@ import type { Db } from "./db/db.ts";
 import { startService } from "./server.ts";
 
 export const DEMO_ACCOUNT = "demo";
-export const DEMO_SNAPSHOT = "onda-demo";
+const DEMO_SNAPSHOT = "onda-demo";
 export const DEMO_EMAIL = "demo@onda.example";
 export const DEMO_PASSWORD = "onda-demo-password";
 export const DEMO_SLUG = "radio-listeners";
@@ -35,7 +35,7 @@ const BRANDS = [
 const UNGRANTED_BRAND = "correia-motors";
 const DAYS = 28;
 
-export const DEMO_QUESTIONS = [
+const DEMO_QUESTIONS = [
   { title: "What do you like most about our morning show?", type: "text" },
   { title: "Where can we send the prize draw result?", type: "email" },
   { title: "How many hours a day do you listen?", type: "number", required: false },
@@ -46,16 +46,6 @@ export const DEMO_QUESTIONS = [
   },
   { title: "How would you rate our ad breaks?", type: "rating" },
 ];
-
-export interface DemoResult {
-  key: string;
-  accountId: string;
-  email: string;
-  password: string;
-  slug: string;
-  /** What this run added (false = it was there already). */
-  added: { ads: boolean; account: boolean; user: boolean; questionnaire: boolean };
-}
 
 /** A small seeded generator, so every demo data set is the same. */
 function random(seed: number): () => number {
@@ -81,7 +71,7 @@ function uuidFrom(next: () => number): string {
  * The demo snapshot as NDJSON lines: stations, brands, four weeks of ad occurrences (mostly
  * confirmed, some pending or rejected) up to `end`, and hourly captures with a few gaps.
  */
-export function* demoSnapshotLines(end: Date): Generator<string> {
+function* demoSnapshotLines(end: Date): Generator<string> {
   const next = random(20261122);
   const dayMs = 86_400_000;
   const lastDay = Math.floor(end.getTime() / dayMs) * dayMs;
@@ -131,24 +121,17 @@ export function* demoSnapshotLines(end: Date): Generator<string> {
   }
 }
 
+/** The lines as NDJSON bytes, a thousand lines a chunk. */
 function streamOf(lines: Iterable<string>): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  const iterator = lines[Symbol.iterator]();
-  return new ReadableStream({
-    pull(controller) {
-      let chunk = "";
-      for (let i = 0; i < 1000; i++) {
-        const { done, value } = iterator.next();
-        if (done) {
-          if (chunk) controller.enqueue(encoder.encode(chunk));
-          controller.close();
-          return;
-        }
-        chunk += value + "\n";
-      }
-      controller.enqueue(encoder.encode(chunk));
-    },
-  });
+  const chunks = function* () {
+    const chunk: string[] = [];
+    for (const line of lines) {
+      chunk.push(line + "\n");
+      if (chunk.length === 1000) yield chunk.splice(0).join("");
+    }
+    if (chunk.length) yield chunk.join("");
+  };
+  return ReadableStream.from(chunks()).pipeThrough(new TextEncoderStream());
 }
 
 async function admin(argv: string[], ctx: CommandContext): Promise<string[]> {
@@ -158,10 +141,12 @@ async function admin(argv: string[], ctx: CommandContext): Promise<string[]> {
   return out;
 }
 
-async function loadAds(ctx: CommandContext, added: DemoResult["added"]): Promise<string> {
+/** The ads data and a new key; `fresh` when some of the data was added. */
+async function loadAds(ctx: CommandContext): Promise<{ key: string; fresh: boolean }> {
   const { db, clock } = ctx;
   const now = clock();
   const [snapshot] = await db.sql`select 1 from ads_snapshots where id = ${DEMO_SNAPSHOT}`;
+  const [account] = await db.sql`select 1 from ads_accounts where id = ${DEMO_ACCOUNT}`;
   if (!snapshot) {
     const result = await importSnapshot(db, streamOf(demoSnapshotLines(now)), {
       approve: true,
@@ -171,46 +156,27 @@ async function loadAds(ctx: CommandContext, added: DemoResult["added"]): Promise
       `demo: imported ${result.occurrences} occurrences and ${result.captures} captures ` +
         `(snapshot ${result.snapshotId}, approved)`,
     );
-    added.ads = true;
   }
-  const [account] = await db.sql`select 1 from ads_accounts where id = ${DEMO_ACCOUNT}`;
   if (!account) {
     await admin(["account", "create", DEMO_ACCOUNT, "--name", "Demo Media Agency"], ctx);
     const from = new Date(Math.floor(now.getTime() / 86_400_000 - DAYS - 7) * 86_400_000);
     const until = new Date(from.getTime() + 400 * 86_400_000);
-    await admin([
-      "grant",
-      DEMO_ACCOUNT,
-      "--stations",
-      STATIONS.map(([id]) => id).join(","),
-      "--brands",
-      BRANDS.map(([id]) => id).filter((id) => id !== UNGRANTED_BRAND).join(","),
-      "--from",
-      from.toISOString(),
-      "--until",
-      until.toISOString(),
-    ], ctx);
-    added.account = true;
+    const stations = STATIONS.map(([id]) => id).join(",");
+    const brands = BRANDS.map(([id]) => id).filter((id) => id !== UNGRANTED_BRAND).join(",");
+    const period = ["--from", from.toISOString(), "--until", until.toISOString()];
+    await admin(
+      ["grant", DEMO_ACCOUNT, "--stations", stations, "--brands", brands, ...period],
+      ctx,
+    );
   }
   // A new key each run: keys are shown once and only their digest is stored.
-  const out = await admin([
-    "key",
-    "create",
-    DEMO_ACCOUNT,
-    "--permissions",
-    "ads:read,reports:read,coverage:read",
-    "--label",
-    "demo",
-  ], ctx);
-  return out[out.length - 1];
+  const flags = ["--permissions", "ads:read,reports:read,coverage:read", "--label", "demo"];
+  const out = await admin(["key", "create", DEMO_ACCOUNT, ...flags], ctx);
+  return { key: out[out.length - 1], fresh: !snapshot || !account };
 }
 
-async function loadForms(
-  db: Db,
-  config: Config,
-  added: DemoResult["added"],
-  err: (line: string) => void,
-) {
+/** The forms data; true when some of it was added. */
+async function loadForms(db: Db, config: Config, err: (line: string) => void): Promise<boolean> {
   // The forms data goes through the real HTTP API of an in-process instance on a loopback
   // port, so it obeys every rule a user's requests obey. Shutting it down closes the db.
   const service = await startService({
@@ -233,15 +199,17 @@ async function loadForms(
       method: "POST",
       body: JSON.stringify({ email: DEMO_EMAIL, password: DEMO_PASSWORD, name: "Demo User" }),
     });
-    if (signedIn.status === 201) added.user = true;
-    else signedIn = await call("/api/v1/auth/login", { method: "POST", body: credentials });
+    const newUser = signedIn.status === 201;
+    if (!newUser) {
+      signedIn = await call("/api/v1/auth/login", { method: "POST", body: credentials });
+    }
     if (signedIn.status !== 200 && signedIn.status !== 201) {
       throw new Error(`demo: cannot sign in as ${DEMO_EMAIL} (${signedIn.status})`);
     }
     const cookie = /service_token=[^;]+/.exec(signedIn.headers.get("set-cookie") ?? "")![0];
 
     const published = await call(`/api/v1/public/q/${DEMO_SLUG}`);
-    if (published.status === 200) return;
+    if (published.status === 200) return newUser;
     let id: string | undefined;
     const created = await call("/api/v1/questionnaires", {
       method: "POST",
@@ -261,7 +229,6 @@ async function loadForms(
     if (!id) throw new Error(`demo: the slug ${DEMO_SLUG} is taken by another questionnaire`);
     const publish = await call(`/api/v1/questionnaires/${id}/publish`, { method: "POST" }, cookie);
     if (publish.status !== 200) throw new Error(`demo: publishing failed (${publish.status})`);
-    added.questionnaire = true;
 
     // A few visitors' sessions, so that exports and webhooks have something to show.
     const form = (await call(`/api/v1/public/q/${DEMO_SLUG}`)).data;
@@ -293,27 +260,18 @@ async function loadForms(
       }
     }
     err(`demo: published questionnaire ${DEMO_SLUG} with ${names.length} sample sessions`);
+    return true;
   } finally {
     await service.shutdown();
   }
 }
 
-/** Loads the demo data into `db` (and closes it: the forms part ends the in-process server). */
-export async function loadDemo(
-  db: Db,
-  config: Config,
-  err: (line: string) => void,
-): Promise<DemoResult> {
-  const added = { ads: false, account: false, user: false, questionnaire: false };
+/**
+ * Loads the demo data into `db` (and closes it: the forms part ends the in-process server):
+ * the new ads API key, and whether this run added anything.
+ */
+export async function loadDemo(db: Db, config: Config, err: (line: string) => void) {
   const ctx: CommandContext = { db, config, clock: () => new Date(), out: () => {}, err };
-  const key = await loadAds(ctx, added);
-  await loadForms(db, config, added, err);
-  return {
-    key,
-    accountId: DEMO_ACCOUNT,
-    email: DEMO_EMAIL,
-    password: DEMO_PASSWORD,
-    slug: DEMO_SLUG,
-    added,
-  };
+  const { key, fresh } = await loadAds(ctx);
+  return { key, fresh: await loadForms(db, config, err) || fresh };
 }

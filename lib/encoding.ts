@@ -1,4 +1,4 @@
-// Bytes as text: base64, base64url (no padding) and lower-case hex, one implementation for
+// Bytes as text: base64, base64url (no padding), lower-case hex and percent-decoding, one implementation for
 // keys, tokens, cursors, password hashes, sealed records and signatures; the SHA-256 digest of
 // a text as hex, the stored form of API keys, tokens and request hashes; and the big-endian
 // int8 of PostgreSQL's binary forms (int8send, timestamptz_send).
@@ -7,34 +7,22 @@ import { createHash } from "node:crypto";
 
 /** Standard base64 with padding. */
 export function base64(bytes: Uint8Array): string {
-  let text = "";
-  // A loop, not String.fromCharCode(...bytes): spreading a large array overflows the stack.
-  for (const byte of bytes) text += String.fromCharCode(byte);
-  return btoa(text);
+  return bytes.toBase64();
 }
 
 /** Decodes standard base64; throws on anything else. */
 export function fromBase64(text: string): Uint8Array<ArrayBuffer> {
-  return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+  return Uint8Array.fromBase64(text);
 }
 
 /** URL- and filename-safe base64 (RFC 4648 §5) without padding. */
 export function base64url(bytes: Uint8Array): string {
-  return base64(bytes).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
-}
-
-/** Decodes base64url with or without padding; throws on anything else. */
-export function fromBase64url(text: string): Uint8Array<ArrayBuffer> {
-  return fromBase64(
-    text.replaceAll("-", "+").replaceAll("_", "/") + "===".slice((text.length + 3) % 4),
-  );
+  return bytes.toBase64({ alphabet: "base64url", omitPadding: true });
 }
 
 /** Lower-case hex, two digits a byte. */
 export function hex(bytes: Uint8Array): string {
-  let out = "";
-  for (const byte of bytes) out += byte.toString(16).padStart(2, "0");
-  return out;
+  return bytes.toHex();
 }
 
 /**
@@ -43,6 +31,15 @@ export function hex(bytes: Uint8Array): string {
  */
 export function sha256Hex(text: string): string {
   return createHash("sha256").update(text).digest("hex");
+}
+
+/** decodeURIComponent, or the text unchanged where it is not valid percent-encoding. */
+export function percentDecoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 /**

@@ -21,6 +21,7 @@ import { loadSecretKey } from "./db/secrets.ts";
 import { migrations } from "../sql/migrations.ts";
 import { allRoutes } from "../routes/index.ts";
 import { workers } from "./workers.ts";
+import { percentDecoded } from "./encoding.ts";
 
 export interface ServiceOptions {
   config: Config;
@@ -105,21 +106,13 @@ export function describeDatabaseError(databaseUrl: string, err: unknown): Error 
   const where = `${url.hostname}:${url.port || 5432}`;
   let reason = (cause as { message?: unknown })?.message ?? String(cause);
   // Both spellings of the password: as the driver may quote it and as the URL holds it.
-  for (const password of [safeDecode(url.password), url.password]) {
+  for (const password of [percentDecoded(url.password), url.password]) {
     if (password) reason = String(reason).replaceAll(password, "***");
   }
   return new StartError(
     `${unreachable ? "cannot reach" : "cannot use"} the database at ${where} (DATABASE_URL): ` +
       reason,
   );
-}
-
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
 }
 
 /** Binds hostname:port, or says in one line why it cannot (`what` names the setting). */

@@ -2,7 +2,7 @@
 // the token is set and METRICS_ADDR is not (lib/server.ts); otherwise the path does not exist.
 
 import { ApiError } from "../lib/errors.ts";
-import { METRICS_CONTENT_TYPE, scrapeAllowed } from "../lib/http/metrics.ts";
+import { METRICS_CONTENT_TYPE, metricsResponse, scrapeAllowed } from "../lib/http/metrics.ts";
 import { type AuthRule, defineRoute } from "../lib/http/router.ts";
 
 const metricsToken: AuthRule<null> = {
@@ -44,9 +44,6 @@ export const routes = [
         example: 'onda_http_requests_total{route="/status",method="GET",status="200"} 1\n',
       },
     },
-    handler: async ({ app }) =>
-      new Response(await app.metrics.render(), {
-        headers: { "content-type": METRICS_CONTENT_TYPE, "cache-control": "no-store" },
-      }),
+    handler: ({ app }) => metricsResponse(app.metrics),
   }),
 ];

@@ -2,7 +2,7 @@
 
 import { EXPIRED, within } from "../lib/db/deadline.ts";
 import type { ReadReplica, ReplicaStatus } from "../lib/db/replica.ts";
-import { readMaintenance } from "../lib/http/maintenance.ts";
+import { readMaintenance, retryAfter } from "../lib/http/maintenance.ts";
 import { defineRoute, json, noAuth } from "../lib/http/router.ts";
 import { dateTime, enumOf, named, nullable, object, optional, string } from "../lib/http/schema.ts";
 import { VERSION } from "../lib/version.ts";
@@ -51,39 +51,30 @@ export const routes = [
     },
     handler: async ({ app }) => {
       const headers = { "Cache-Control": "no-store" };
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const timeout = new Promise<"timeout">((resolve) => {
-        timer = setTimeout(() => resolve("timeout"), DATABASE_CHECK_MS);
-      });
-      const check = readMaintenance(app.db.sql, app.clock()).then(
-        (window) => ({ window }),
-        () => "down" as const,
-      );
       const replica = app.replica ? replicaCheck(app.replica) : null;
-      const result = await Promise.race([check, timeout]);
-      clearTimeout(timer);
-      const checks = replica ? { database: "ok", replica: await replica } : { database: "ok" };
-      if (result === "timeout" || result === "down") {
+      const result = await within(
+        readMaintenance(app.db.sql, app.clock()).then((window) => ({ window }), () => null),
+        DATABASE_CHECK_MS,
+      );
+      if (result === EXPIRED || result === null) {
         return json(
           { status: "degraded", version: VERSION, checks: { database: "unavailable" } },
           503,
           { ...headers, "Retry-After": "5" },
         );
       }
-      if (result.window) {
-        const until = result.window.until;
-        const seconds = until
-          ? Math.max(1, Math.ceil((until.getTime() - app.clock().getTime()) / 1000))
-          : 300;
+      const checks = replica ? { database: "ok", replica: await replica } : { database: "ok" };
+      const { window } = result;
+      if (window) {
         return json(
           {
             status: "maintenance",
             version: VERSION,
-            until: until?.toISOString() ?? null,
+            until: window.until?.toISOString() ?? null,
             checks,
           },
           503,
-          { ...headers, "Retry-After": String(seconds) },
+          { ...headers, "Retry-After": retryAfter(window, app.clock()) },
         );
       }
       return json({ status: "ok", version: VERSION, checks }, 200, headers);

@@ -6,7 +6,7 @@ import { readJsonBody } from "./body.ts";
 import { describeError } from "../log.ts";
 import { EXPIRED, within } from "../db/deadline.ts";
 import { abandonable } from "../db/abandon.ts";
-import { cachedMaintenance } from "./maintenance.ts";
+import { cachedMaintenance, retryAfter } from "./maintenance.ts";
 import {
   type AppContext,
   json,
@@ -18,30 +18,15 @@ import {
 import { parsePath, parseQuery } from "./schema.ts";
 import { traceIdFrom } from "./trace.ts";
 import { finishesWhenGivenUp, withIdempotency } from "./idempotency.ts";
-import { workspacePreflight } from "./cors.ts";
+import { publicPreflight, workspacePreflight } from "./cors.ts";
 import { successorOf, SUNSET, SUNSET_HTTP } from "./versioning.ts";
 
 /** Headers a browser may read on cross-origin responses. */
-const EXPOSED_HEADERS = [
-  "X-Trace-Id",
-  "X-API-Version",
-  "Retry-After",
-  "Idempotent-Replayed",
-  "X-RateLimit-Limit",
-  "X-RateLimit-Remaining",
-  "X-RateLimit-Reset",
-  "RateLimit",
-  "RateLimit-Policy",
-  "Deprecation",
-  "Sunset",
-  "Link",
-].join(", ");
+const EXPOSED_HEADERS = "X-Trace-Id, X-API-Version, Retry-After, Idempotent-Replayed, " +
+  "X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, RateLimit, RateLimit-Policy, " +
+  "Deprecation, Sunset, Link";
 
 export type Handler = (req: Request, info: { remoteAddr: Deno.NetAddr }) => Promise<Response>;
-
-function errorResponse(err: ApiError, traceId: string): Response {
-  return json(errorBody(err, traceId), err.status, err.headers);
-}
 
 /**
  * A query parameter that carries or may carry a credential: a name like a key or a secret
@@ -89,9 +74,7 @@ export function createHandler<A extends AppContext>(app: A): Handler {
     // to be replayed); its outcome is nobody's.
     const release = () => abandoned--;
     work.then(release, release);
-    throw new DatabaseUnavailable(
-      new Error(`no answer within ${deadlineMs} ms`),
-    );
+    throw new DatabaseUnavailable(new Error(`no answer within ${deadlineMs} ms`));
   }
 
   return async (req, info) => {
@@ -153,12 +136,9 @@ export function createHandler<A extends AppContext>(app: A): Handler {
             throw err;
           });
           if (window) {
-            const seconds = window.until
-              ? Math.max(1, Math.ceil((window.until.getTime() - app.clock().getTime()) / 1000))
-              : 300;
             throw new ApiError(503, "DEGRADED", {
               message: "The service is in a maintenance window; retry after Retry-After seconds.",
-              headers: { "Retry-After": String(seconds) },
+              headers: { "Retry-After": retryAfter(window, app.clock()) },
             });
           }
         }
@@ -168,7 +148,7 @@ export function createHandler<A extends AppContext>(app: A): Handler {
             route = corsRoute;
             return corsRoute.cors === "workspace"
               ? await workspacePreflight(scoped, req)
-              : preflight(req, corsRoute);
+              : publicPreflight();
           } else if (allowed.length) {
             const methods: string[] = [...new Set(allowed.map((r) => r.method))];
             if (allowed.some((r) => r.cors)) methods.push("OPTIONS");
@@ -198,8 +178,8 @@ export function createHandler<A extends AppContext>(app: A): Handler {
         : await respond();
     } catch (err) {
       failure = err;
-      const unavailable = (route?.rules ?? serviceRules).unavailable();
-      response = errorResponse(toApiError(err, unavailable), traceId);
+      const error = toApiError(err, (route?.rules ?? serviceRules).unavailable());
+      response = json(errorBody(error, traceId), error.status, error.headers);
     }
 
     const headers = response.headers;
@@ -223,21 +203,17 @@ export function createHandler<A extends AppContext>(app: A): Handler {
       headers.set("Cache-Control", "no-store");
     }
 
+    const ms = performance.now() - started;
     const line: Record<string, unknown> = {
       level: response.status >= 500 ? "error" : "info",
       method: req.method,
       route: route?.path ?? null,
       status: response.status,
-      duration_ms: Math.round((performance.now() - started) * 100) / 100,
+      duration_ms: Math.round(ms * 100) / 100,
       trace_id: traceId,
       ...caller,
     };
-    app.metrics.request(
-      req.method,
-      route?.path ?? null,
-      response.status,
-      (performance.now() - started) / 1000,
-    );
+    app.metrics.request(req.method, route?.path ?? null, response.status, ms / 1000);
     if (failure !== null && !(failure instanceof ApiError)) line.error = describeError(failure);
     app.log(line);
     if (req.method === "HEAD") {
@@ -260,27 +236,12 @@ async function runRoute(ctx: RequestContext, rawParams: Record<string, string>) 
     }
     throw err;
   }
-  const params = parsePath(
-    rawParams,
-    route.params ?? {},
-    () => new ApiError(404, "NOT_FOUND", { message: "No such resource." }),
-  );
+  const params = parsePath(rawParams, route.params ?? {});
   let body: unknown = undefined;
   if (route.body) body = route.body.parse(await readJsonBody(ctx.req), "body");
   const run = async () => await route.handler({ ...ctx, principal, query, params, body });
   if (route.idempotent) return await withIdempotency(ctx, principal, rawParams, body, run);
   return await run();
-}
-
-function preflight(_req: Request, route: Route): Response {
-  const headers = new Headers({
-    "Access-Control-Allow-Methods": "GET, POST, PUT, PATCH, DELETE, OPTIONS",
-    "Access-Control-Allow-Headers":
-      "Content-Type, Authorization, Idempotency-Key, X-Workspace-Id, traceparent",
-    "Access-Control-Max-Age": "600",
-  });
-  if (route.cors === "public") headers.set("Access-Control-Allow-Origin", "*");
-  return new Response(null, { status: 204, headers });
 }
 
 /**

@@ -4,10 +4,6 @@
 
 import type { AppContext } from "./router.ts";
 
-const PREFLIGHT_METHODS = "GET, POST, PUT, PATCH, DELETE, OPTIONS";
-const PREFLIGHT_HEADERS =
-  "Content-Type, Authorization, Idempotency-Key, X-Workspace-Id, traceparent";
-
 /** Adds the CORS headers of an authenticated answer for the request's Origin. */
 export function applyWorkspaceCors(req: Request, headers: Headers, allowedOrigins: string[]) {
   headers.set("Vary", "Origin");
@@ -16,30 +12,6 @@ export function applyWorkspaceCors(req: Request, headers: Headers, allowedOrigin
     headers.set("Access-Control-Allow-Origin", origin);
     headers.set("Access-Control-Allow-Credentials", "true");
   }
-}
-
-/** True when some workspace lists the origin: the policy for requests whose workspace is unknown. */
-async function allowedByAnyWorkspace(app: AppContext, origin: string): Promise<boolean> {
-  const rows = await app.db.sql`
-    select 1 from workspaces where allowed_origins @> array[${origin}]::text[] limit 1`;
-  return rows.length > 0;
-}
-
-/**
- * A preflight carries no cookie, so its workspace is unknown: it is allowed when some
- * workspace allows the origin. The real request is then checked against its own workspace.
- */
-export async function workspacePreflight(app: AppContext, req: Request): Promise<Response> {
-  const headers = new Headers({ Vary: "Origin" });
-  const origin = req.headers.get("origin");
-  if (origin !== null && await allowedByAnyWorkspace(app, origin)) {
-    headers.set("Access-Control-Allow-Origin", origin);
-    headers.set("Access-Control-Allow-Credentials", "true");
-    headers.set("Access-Control-Allow-Methods", PREFLIGHT_METHODS);
-    headers.set("Access-Control-Allow-Headers", PREFLIGHT_HEADERS);
-    headers.set("Access-Control-Max-Age", "600");
-  }
-  return new Response(null, { status: 204, headers });
 }
 
 /**
@@ -51,10 +23,36 @@ export async function applyUnresolvedWorkspaceCors(
   req: Request,
   headers: Headers,
 ) {
-  headers.set("Vary", "Origin");
   const origin = req.headers.get("origin");
-  if (origin !== null && await allowedByAnyWorkspace(app, origin)) {
-    headers.set("Access-Control-Allow-Origin", origin);
-    headers.set("Access-Control-Allow-Credentials", "true");
+  // Allowed when some workspace lists the origin: the policy for an unknown workspace.
+  const [listed] = origin === null ? [] : await app.db.sql`
+    select 1 from workspaces where allowed_origins @> array[${origin}]::text[] limit 1`;
+  applyWorkspaceCors(req, headers, listed ? [origin!] : []);
+}
+
+/**
+ * A preflight carries no cookie, so its workspace is unknown: it is allowed when some
+ * workspace allows the origin. The real request is then checked against its own workspace.
+ */
+export async function workspacePreflight(app: AppContext, req: Request): Promise<Response> {
+  const headers = new Headers();
+  await applyUnresolvedWorkspaceCors(app, req, headers);
+  return preflight(headers, headers.has("Access-Control-Allow-Origin"));
+}
+
+/** The preflight of a public route: any origin, no credentials. */
+export function publicPreflight(): Response {
+  return preflight(new Headers({ "Access-Control-Allow-Origin": "*" }), true);
+}
+
+function preflight(headers: Headers, allowed: boolean): Response {
+  if (allowed) {
+    headers.set("Access-Control-Allow-Methods", "GET, POST, PUT, PATCH, DELETE, OPTIONS");
+    headers.set(
+      "Access-Control-Allow-Headers",
+      "Content-Type, Authorization, Idempotency-Key, X-Workspace-Id, traceparent",
+    );
+    headers.set("Access-Control-Max-Age", "600");
   }
+  return new Response(null, { status: 204, headers });
 }

@@ -31,7 +31,7 @@ import {
   type Schema,
   string,
 } from "./schema.ts";
-import { base64url, fromBase64url } from "../encoding.ts";
+import { base64url } from "../encoding.ts";
 
 export const CURSOR_TTL_MS = 24 * 3600 * 1000;
 
@@ -69,15 +69,11 @@ export function listEnvelope(item: Schema<unknown>): Schema<unknown> {
 }
 
 const encoder = new TextEncoder();
+const BASE64URL = { alphabet: "base64url" } as const;
 
 async function sign(secret: string, scope: CursorScope, payload: string): Promise<Uint8Array> {
-  const key = await crypto.subtle.importKey(
-    "raw",
-    encoder.encode(secret),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign"],
-  );
+  const hmac = { name: "HMAC", hash: "SHA-256" };
+  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), hmac, false, ["sign"]);
   const input = `${scope.list}\n${JSON.stringify(scope.filter ?? {})}\n${payload}`;
   return new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(input)));
 }
@@ -138,8 +134,8 @@ export async function verifyCursor(
   let given: Uint8Array;
   let parsed: { k?: unknown; t?: unknown };
   try {
-    given = fromBase64url(match[2]);
-    parsed = JSON.parse(new TextDecoder().decode(fromBase64url(match[1])));
+    given = Uint8Array.fromBase64(match[2], BASE64URL);
+    parsed = JSON.parse(new TextDecoder().decode(Uint8Array.fromBase64(match[1], BASE64URL)));
   } catch {
     throw badCursor();
   }

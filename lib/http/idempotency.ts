@@ -50,6 +50,9 @@ const JSON_HEADERS: [string, string][] = [["content-type", JSON_CONTENT_TYPE]];
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
+/** A stored answer: status, headers and body text. */
+type Answer = [status: number, headers: [string, string][], text: string | null];
+
 interface KeyRow {
   request_hash: string;
   created_at: Date;
@@ -85,11 +88,16 @@ export function finishesWhenGivenUp(route: Route, req: Request): boolean {
 }
 
 /** Thrown inside a handler's transaction when another request holds its key: rolls it back. */
-class KeyTaken extends Error {
-  constructor() {
-    super("Idempotency-Key held by another request");
-  }
+class KeyTaken extends Error {}
+
+function keyError(status: 409 | 422, message: string): ApiError {
+  return new ApiError(status, status === 409 ? "CONFLICT" : "UNPROCESSABLE", {
+    message,
+    field: "Idempotency-Key",
+  });
 }
+
+const contended = () => keyError(409, "This Idempotency-Key is contended; retry shortly.");
 
 /**
  * Whose keys these are. A signed-in user's keys are scoped to the user and workspace. Public
@@ -134,16 +142,10 @@ function isExpired(row: KeyRow, now: Date): boolean {
 /** The answer a request gets from an existing record that is still valid. */
 async function answerFrom(row: KeyRow, s: Scope): Promise<Response> {
   if (row.request_hash !== s.hash) {
-    throw new ApiError(422, "UNPROCESSABLE", {
-      message: "This Idempotency-Key was used with another request body; use a new key.",
-      field: "Idempotency-Key",
-    });
+    throw keyError(422, "This Idempotency-Key was used with another request body; use a new key.");
   }
   if (row.status === null) {
-    throw new ApiError(409, "CONFLICT", {
-      message: "A request with this Idempotency-Key is still running; retry shortly.",
-      field: "Idempotency-Key",
-    });
+    throw keyError(409, "A request with this Idempotency-Key is still running; retry shortly.");
   }
   if (!s.sealer) return replay(row);
   let opened;
@@ -152,10 +154,10 @@ async function answerFrom(row: KeyRow, s: Scope): Promise<Response> {
   } catch {
     // Sealed under another SECRET_KEY, or altered: the credential cannot be given back, and
     // running the request again could create a second account or token.
-    throw new ApiError(422, "UNPROCESSABLE", {
-      message: "The answer stored for this Idempotency-Key can no longer be read; use a new key.",
-      field: "Idempotency-Key",
-    });
+    throw keyError(
+      422,
+      "The answer stored for this Idempotency-Key can no longer be read; use a new key.",
+    );
   }
   return replay({ ...row, headers: opened.headers, body: opened.text });
 }
@@ -171,13 +173,7 @@ async function lookup(sql: Sql, s: Scope): Promise<KeyRow | undefined> {
  * Inserts the finished record of `s`, taking over an expired or abandoned one; false when a
  * valid record of another request holds the key.
  */
-function insertFinished(
-  sql: Sql,
-  s: Scope,
-  status: number,
-  headers: [string, string][],
-  text: string | null,
-): Promise<boolean> {
+function insertFinished(sql: Sql, s: Scope, [status, headers, text]: Answer): Promise<boolean> {
   const expiredBefore = new Date(s.now.getTime() - IDEMPOTENCY_WINDOW_MS);
   const abandonedBefore = new Date(s.now.getTime() - ABANDONED_AFTER_MS);
   return sql`
@@ -222,7 +218,7 @@ export function storeInTransaction(
         and created_at = ${s.now}
       returning 1 as stored`.then((rows) => rows.length > 0);
   const stored = s.transactional
-    ? insertFinished(tx, s, status, headers, text)
+    ? insertFinished(tx, s, [status, headers, text])
     : s.sealer
     ? s.sealer.seal({ headers, text }).then((sealed) => update(sealed.headers, sealed.text))
     : update(headers, text);
@@ -283,13 +279,14 @@ export function keyTaken(): Error {
   return new KeyTaken();
 }
 
-function storedError(err: ApiError, ctx: RequestContext) {
-  const text = JSON.stringify(errorBody(err, ctx.traceId));
-  const headers: [string, string][] = [
-    ...JSON_HEADERS,
-    ...Object.entries(err.headers),
-  ];
-  return { text, headers };
+/** A 4xx but 429 is the request's own answer, stored and replayed like a success. */
+function isStoredError(err: unknown): err is ApiError {
+  return err instanceof ApiError && err.status < 500 && err.status !== 429;
+}
+
+function storedError(err: ApiError, ctx: RequestContext): Answer {
+  const headers: [string, string][] = [...JSON_HEADERS, ...Object.entries(err.headers)];
+  return [err.status, headers, JSON.stringify(errorBody(err, ctx.traceId))];
 }
 
 /**
@@ -329,57 +326,73 @@ export async function withIdempotency(
     sealer,
   };
   if (sealer || Math.random() < PRUNE_CHANCE) await prune(ctx, scope.now);
-  if (scope.transactional) return await runTransactional(ctx, scope, run);
+  if (scope.transactional) return await runScoped(ctx, scope, run, transactional(ctx, scope));
   return await runClaimed(ctx, scope, run);
 }
 
-/** Transactional routes: run first; the handler's transaction writes the record. */
-async function runTransactional(
+/** How a mode stores what the handler did not store itself. */
+interface Mode {
+  /** Stores an answer; returns the answer to send instead (the record's), if any. */
+  store(answer: Answer): Promise<Response | undefined>;
+  /** The handler threw `err`: answers from the record, or throws. */
+  failed(err: unknown): Promise<Response>;
+  /** A 5xx: frees the key so that a retry runs again. */
+  release(): Promise<unknown>;
+}
+
+/** Runs the handler with the key's scope set, then stores its answer unless it did. */
+async function runScoped(
   ctx: RequestContext,
   s: Scope,
   run: () => Promise<Response>,
+  mode: Mode,
 ): Promise<Response> {
-  const sql = ctx.app.db.sql;
   scopes.set(ctx.req, s);
   let response: Response;
   try {
     response = await run();
   } catch (err) {
-    const answered = err instanceof KeyTaken ||
-      (err instanceof ApiError && err.status < 500 && err.status !== 429);
-    if (!answered) throw err; // 5xx or 429: nothing was stored, the key stays free
-    // A repeat (or a request that lost the race for its key) answers from the record; a
-    // retried answer, for instance, fails as "already answered" before reaching its insert.
-    const row = await lookup(sql, s);
-    if (row && !isExpired(row, s.now)) return await answerFrom(row, s);
-    if (err instanceof KeyTaken) {
-      throw new ApiError(409, "CONFLICT", {
-        message: "This Idempotency-Key is contended; retry shortly.",
-        field: "Idempotency-Key",
-      });
-    }
-    // A 4xx changed nothing: its answer is stored on its own.
-    const { text, headers } = storedError(err as ApiError, ctx);
-    if (!(await insertFinished(sql, s, (err as ApiError).status, headers, text))) {
-      const now = await lookup(sql, s);
-      if (now) return await answerFrom(now, s);
-    }
-    throw err;
+    return await mode.failed(err);
   } finally {
     scopes.delete(ctx.req);
   }
   ctx.app.faults?.afterIdempotentHandler?.();
-  if (!s.stored && response.status < 500) {
-    // A path of the handler that wrote nothing: store its answer now.
-    const text = response.body === null ? null : await response.text();
-    const headers = [...response.headers] as [string, string][];
-    if (!(await insertFinished(sql, s, response.status, headers, text))) {
-      const row = await lookup(sql, s);
-      if (row) return await answerFrom(row, s);
-    }
-    return new Response(text, { status: response.status, headers: response.headers });
+  if (s.stored) return response;
+  if (response.status >= 500) {
+    await mode.release().catch(() => {});
+    return response;
   }
-  return response;
+  // A path of the handler that wrote nothing, or a route whose handler never stores: store now.
+  const text = response.body === null ? null : await response.text();
+  const headers = [...response.headers] as [string, string][];
+  return await mode.store([response.status, headers, text]) ??
+    new Response(text, { status: response.status, headers: response.headers });
+}
+
+/** Transactional routes: run first; the handler's transaction writes the record. */
+function transactional(ctx: RequestContext, s: Scope): Mode {
+  const sql = ctx.app.db.sql;
+  const store = async (answer: Answer) => {
+    if (await insertFinished(sql, s, answer)) return undefined;
+    const row = await lookup(sql, s);
+    return row ? await answerFrom(row, s) : undefined;
+  };
+  return {
+    store,
+    release: () => Promise.resolve(), // nothing was stored, the key stays free
+    async failed(err) {
+      if (!(err instanceof KeyTaken) && !isStoredError(err)) throw err; // 5xx or 429
+      // A repeat (or a request that lost the race for its key) answers from the record; a
+      // retried answer, for instance, fails as "already answered" before reaching its insert.
+      const row = await lookup(sql, s);
+      if (row && !isExpired(row, s.now)) return await answerFrom(row, s);
+      if (err instanceof KeyTaken) throw contended();
+      // A 4xx changed nothing: its answer is stored on its own.
+      const replay = await store(storedError(err as ApiError, ctx));
+      if (replay) return replay;
+      throw err;
+    },
+  };
 }
 
 /** Other routes: claim the key, run, store the answer (in the handler's transaction if it can). */
@@ -388,21 +401,21 @@ async function runClaimed(
   s: Scope,
   run: () => Promise<Response>,
 ): Promise<Response> {
-  const { app } = ctx;
+  const sql = ctx.app.db.sql;
   for (let attempt = 0; attempt < 5; attempt++) {
-    const claimed = await app.db.sql`
+    const claimed = await sql`
       with fast as (select set_config('synchronous_commit', 'off', true))
       insert into idempotency_keys (principal, route, key, request_hash, created_at)
       select ${s.who}, ${s.route}, ${s.id}, ${s.hash}, ${s.now} from fast
       on conflict do nothing
       returning 1 as claimed`;
-    if (claimed.length) return await runWithClaim(ctx, s, run);
+    if (claimed.length) return await runScoped(ctx, s, run, claimedMode(ctx, s));
 
-    const row = await lookup(app.db.sql, s);
+    const row = await lookup(sql, s);
     if (!row) continue; // released meanwhile: claim it again
     if (isExpired(row, s.now)) {
       // Expired, or left unfinished by a crashed instance: this request starts afresh.
-      await app.db.sql`
+      await sql`
         delete from idempotency_keys
         where principal = ${s.who} and route = ${s.route} and key = ${s.id}
           and created_at = ${row.created_at}`;
@@ -410,10 +423,7 @@ async function runClaimed(
     }
     return await answerFrom(row, s);
   }
-  throw new ApiError(409, "CONFLICT", {
-    message: "This Idempotency-Key is contended; retry shortly.",
-    field: "Idempotency-Key",
-  });
+  throw contended();
 }
 
 async function prune(ctx: RequestContext, now: Date) {
@@ -424,11 +434,7 @@ async function prune(ctx: RequestContext, now: Date) {
     )`.catch(() => {}); // best effort: an expired key is also replaced when it is reused
 }
 
-async function runWithClaim(
-  ctx: RequestContext,
-  s: Scope,
-  run: () => Promise<Response>,
-): Promise<Response> {
+function claimedMode(ctx: RequestContext, s: Scope): Mode {
   const sql = ctx.app.db.sql;
   // Only an unfinished claim is released: an answer stored in the handler's transaction stays.
   const release = () =>
@@ -439,7 +445,7 @@ async function runWithClaim(
   // retry, which changes nothing either, answers again. Hence asynchronous commit is safe.
   // Only this request's own claim: a run so late that a retry took its claim over stores
   // nothing over the retry's record.
-  const store = async (status: number, headers: [string, string][], text: string | null) => {
+  const store = async ([status, headers, text]: Answer) => {
     if (s.sealer) ({ headers, text } = await s.sealer.seal({ headers, text }));
     await sql`with fast as (select set_config('synchronous_commit', 'off', true))
         update idempotency_keys
@@ -447,30 +453,15 @@ async function runWithClaim(
         from fast
         where principal = ${s.who} and route = ${s.route} and key = ${s.id} and status is null
           and created_at = ${s.now}`;
+    return undefined;
   };
-  scopes.set(ctx.req, s);
-  let response: Response;
-  try {
-    response = await run();
-  } catch (err) {
-    if (err instanceof ApiError && err.status < 500 && err.status !== 429) {
-      const { text, headers } = storedError(err, ctx);
-      await store(err.status, headers, text);
-    } else {
-      await release().catch(() => {});
-    }
-    throw err;
-  } finally {
-    scopes.delete(ctx.req);
-  }
-  ctx.app.faults?.afterIdempotentHandler?.();
-  if (s.stored) return response;
-  if (response.status >= 500) {
-    await release().catch(() => {});
-    return response;
-  }
-  const text = response.body === null ? null : await response.text();
-  const headers = [...response.headers] as [string, string][];
-  await store(response.status, headers, text);
-  return new Response(text, { status: response.status, headers: response.headers });
+  return {
+    store,
+    release,
+    async failed(err) {
+      if (isStoredError(err)) await store(storedError(err, ctx));
+      else await release().catch(() => {});
+      throw err;
+    },
+  };
 }

@@ -37,3 +37,9 @@ export function cachedMaintenance(sql: Sql, clock: () => Date, ttlMs: number) {
     return value && (value.until === null || value.until > now) ? value : null;
   };
 }
+
+/** Retry-After during a window: the seconds until it ends, or 300 for one without an end. */
+export function retryAfter(window: MaintenanceWindow, now: Date): string {
+  if (!window.until) return "300";
+  return String(Math.max(1, Math.ceil((window.until.getTime() - now.getTime()) / 1000)));
+}

@@ -22,17 +22,10 @@ const CATALOGUE = {
   onda_rate_limit_refusals_total: ["counter", "Requests refused by a rate limit (429)"],
 } as const;
 
-export type CounterName = "onda_webhook_deliveries_total" | "onda_rate_limit_refusals_total";
-export type GaugeName =
-  | "onda_db_pool_connections"
-  | "onda_db_pool_in_use"
-  | "onda_db_pool_waiting"
-  | "onda_webhook_queue_depth";
-export type Labels = Record<string, string>;
-export interface Sample {
-  labels: Labels;
-  value: number;
-}
+type Name = keyof typeof CATALOGUE;
+type NameOf<T> = { [K in Name]: (typeof CATALOGUE)[K][0] extends T ? K : never }[Name];
+type Labels = Record<string, string>;
+type Sample = { labels: Labels; value: number };
 
 /** How long a scrape waits for a gauge (a database count) before leaving it out. */
 const GAUGE_READ_MS = 2000;
@@ -42,11 +35,11 @@ const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIO
 
 export interface Metrics {
   /** Adds one to a counter; label values from a small fixed set (an outcome, a limit). */
-  count(name: CounterName, labels: Labels): void;
+  count(name: Exclude<NameOf<"counter">, "onda_http_requests_total">, labels: Labels): void;
   /** One answered request, by its route pattern (null: no route matched). */
   request(method: string, route: string | null, status: number, seconds: number): void;
   /** A gauge, read at every scrape. */
-  gauge(name: GaugeName, read: () => Promise<Sample[]> | Sample[]): void;
+  gauge(name: NameOf<"gauge">, read: () => Promise<Sample[]> | Sample[]): void;
   /** The exposition text. */
   render(): Promise<string>;
 }
@@ -61,8 +54,11 @@ function labelText(labels: Labels): string {
 export function createMetrics(): Metrics {
   // Keyed by the metric and its label text; values as Prometheus wants them, cumulative.
   const counters = new Map<string, { name: string; labels: Labels; value: number }>();
-  const histograms = new Map<string, { labels: Labels; buckets: number[]; sum: number }>();
-  const gauges: { name: GaugeName; read: () => Promise<Sample[]> | Sample[] }[] = [];
+  const histograms = new Map<
+    string,
+    { labels: Labels; buckets: number[]; sum: number; count: number }
+  >();
+  const gauges: { name: NameOf<"gauge">; read: () => Promise<Sample[]> | Sample[] }[] = [];
 
   const add = (name: string, labels: Labels) => {
     const key = name + labelText(labels);
@@ -82,43 +78,42 @@ export function createMetrics(): Metrics {
       const key = labelText(labels);
       let histogram = histograms.get(key);
       if (!histogram) {
-        histograms.set(key, histogram = { labels, buckets: BUCKETS.map(() => 0), sum: 0 });
+        histograms.set(
+          key,
+          histogram = { labels, buckets: BUCKETS.map(() => 0), sum: 0, count: 0 },
+        );
       }
       BUCKETS.forEach((bound, i) => {
         if (seconds <= bound) histogram.buckets[i]++;
       });
       histogram.sum += seconds;
+      histogram.count++;
     },
     gauge(name, read) {
       gauges.push({ name, read });
     },
     async render() {
       const lines: string[] = [];
-      const head = (name: keyof typeof CATALOGUE) => {
+      const head = (name: Name) => {
         lines.push(`# HELP ${name} ${CATALOGUE[name][1]}.`, `# TYPE ${name} ${CATALOGUE[name][0]}`);
       };
-      const byName = (name: string) => [...counters.values()].filter((c) => c.name === name);
-      for (const name of Object.keys(CATALOGUE) as (keyof typeof CATALOGUE)[]) {
+      for (const name of Object.keys(CATALOGUE) as Name[]) {
         const [type] = CATALOGUE[name];
         if (type === "counter") {
           head(name);
-          for (const c of byName(name)) lines.push(`${name}${labelText(c.labels)} ${c.value}`);
+          for (const c of counters.values()) {
+            if (c.name === name) lines.push(`${name}${labelText(c.labels)} ${c.value}`);
+          }
         } else if (type === "histogram") {
           head(name);
           for (const h of histograms.values()) {
-            const count = [...counters.values()]
-              .filter((c) =>
-                c.name === "onda_http_requests_total" && c.labels.route === h.labels.route &&
-                c.labels.method === h.labels.method
-              )
-              .reduce((sum, c) => sum + c.value, 0);
             BUCKETS.forEach((bound, i) => {
               const labels = labelText({ ...h.labels, le: String(bound) });
               lines.push(`${name}_bucket${labels} ${h.buckets[i]}`);
             });
-            lines.push(`${name}_bucket${labelText({ ...h.labels, le: "+Inf" })} ${count}`);
+            lines.push(`${name}_bucket${labelText({ ...h.labels, le: "+Inf" })} ${h.count}`);
             lines.push(`${name}_sum${labelText(h.labels)} ${h.sum}`);
-            lines.push(`${name}_count${labelText(h.labels)} ${count}`);
+            lines.push(`${name}_count${labelText(h.labels)} ${h.count}`);
           }
         } else {
           // A gauge that cannot be read now (the database is down or slow) is left out of
@@ -162,20 +157,14 @@ export function scrapeAllowed(req: Request, token: string | null): boolean {
 
 export const METRICS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
-/** The answer to a scrape: the metrics, or 401 without the configured token. */
-export async function scrape(req: Request, token: string | null, metrics: Metrics) {
-  if (!scrapeAllowed(req, token)) {
-    return new Response("Send the metrics token as Authorization: Bearer <token>.\n", {
-      status: 401,
-      headers: { "content-type": "text/plain; charset=utf-8", "www-authenticate": "Bearer" },
-    });
-  }
+/** The answer to an allowed scrape. */
+export async function metricsResponse(metrics: Metrics): Promise<Response> {
   return new Response(await metrics.render(), {
     headers: { "content-type": METRICS_CONTENT_TYPE, "cache-control": "no-store" },
   });
 }
 
-/** The handler of METRICS_ADDR's listener: GET /metrics and nothing else. */
+/** The handler of METRICS_ADDR's listener: GET /metrics and nothing else, 401 without the token. */
 export function metricsHandler(token: string | null, metrics: Metrics) {
   return async (req: Request): Promise<Response> => {
     const path = new URL(req.url).pathname;
@@ -183,6 +172,12 @@ export function metricsHandler(token: string | null, metrics: Metrics) {
     if (req.method !== "GET" && req.method !== "HEAD") {
       return new Response("Use GET.\n", { status: 405, headers: { allow: "GET" } });
     }
-    return await scrape(req, token, metrics);
+    if (!scrapeAllowed(req, token)) {
+      return new Response("Send the metrics token as Authorization: Bearer <token>.\n", {
+        status: 401,
+        headers: { "content-type": "text/plain; charset=utf-8", "www-authenticate": "Bearer" },
+      });
+    }
+    return await metricsResponse(metrics);
   };
 }

@@ -10,6 +10,7 @@ import type { LogSink } from "../log.ts";
 import { ApiError } from "../errors.ts";
 import type { SealedParts } from "./sealed.ts";
 import type { Metrics } from "./metrics.ts";
+import { percentDecoded } from "../encoding.ts";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -169,16 +170,6 @@ export type Route = RouteDef<Shape, Shape, any, any, any> & {
   rules: FailureRules;
 };
 
-/** A route of no API (serviceRules), handled with the plain AppContext. */
-export function defineRoute<
-  QS extends Shape = Shape,
-  PS extends Shape = Shape,
-  B = undefined,
-  PR = null,
->(def: RouteDef<QS, PS, B, PR, AppContext>): Route {
-  return compileRoute(def, serviceRules);
-}
-
 /** A wing's own defineRoute: its routes fail by its rules and see its state in `app`. */
 export function routeDefiner<A extends AppContext>(rules: FailureRules) {
   return <QS extends Shape = Shape, PS extends Shape = Shape, B = undefined, PR = null>(
@@ -186,10 +177,11 @@ export function routeDefiner<A extends AppContext>(rules: FailureRules) {
   ): Route => compileRoute(def, rules);
 }
 
-function compileRoute<QS extends Shape, PS extends Shape, B, PR, A extends AppContext>(
-  def: RouteDef<QS, PS, B, PR, A>,
-  rules: FailureRules,
-): Route {
+/** A route of no API (serviceRules), handled with the plain AppContext. */
+export const defineRoute = routeDefiner<AppContext>(serviceRules);
+
+// deno-lint-ignore no-explicit-any
+function compileRoute(def: RouteDef<Shape, Shape, any, any, any>, rules: FailureRules): Route {
   if (def.sealed && def.idempotent !== true) {
     throw new Error(`${def.method} ${def.path}: sealed needs idempotent: true`);
   }
@@ -200,13 +192,7 @@ function compileRoute<QS extends Shape, PS extends Shape, B, PR, A extends AppCo
     paramNames.push(param[1]);
     return "([^/]+)";
   }).join("/");
-  // deno-lint-ignore no-explicit-any
-  return { ...(def as any), pattern: new RegExp(`^${source}$`), paramNames, rules };
-}
-
-export interface Match {
-  route: Route;
-  params: Record<string, string>;
+  return { ...def, pattern: new RegExp(`^${source}$`), paramNames, rules };
 }
 
 /** Finds the route for a method and path; `allowed` lists the methods the path has otherwise. */
@@ -214,7 +200,7 @@ export function matchRoute(
   routes: Route[],
   method: string,
   path: string,
-): { match: Match | null; allowed: Route[] } {
+): { match: { route: Route; params: Record<string, string> } | null; allowed: Route[] } {
   const allowed: Route[] = [];
   for (const route of routes) {
     const found = route.pattern.exec(path);
@@ -222,21 +208,13 @@ export function matchRoute(
     if (route.method === method) {
       const params: Record<string, string> = {};
       route.paramNames.forEach((name, i) => {
-        params[name] = safeDecode(found[i + 1]);
+        params[name] = percentDecoded(found[i + 1]);
       });
       return { match: { route, params }, allowed };
     }
     allowed.push(route);
   }
   return { match: null, allowed };
-}
-
-function safeDecode(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
 }
 
 export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";

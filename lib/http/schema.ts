@@ -24,7 +24,7 @@ export type Shape = Record<string, Schema<unknown>>;
 export type InferShape<S extends Shape> = { [K in keyof S]: Infer<S[K]> };
 
 export function invalid(field: string, message: string): ApiError {
-  return new ApiError(400, "VALIDATION_FAILED", { message: message, field });
+  return new ApiError(400, "VALIDATION_FAILED", { message, field });
 }
 
 function make<T>(
@@ -43,15 +43,16 @@ function make<T>(
   };
 }
 
-export interface StringOptions {
-  min?: number;
-  /** A rule of the field: none by default (a body is at most 64 KiB anyway). */
-  max?: number;
-  pattern?: RegExp;
-  /** Human description of the pattern, used in the error message. */
-  patternHint?: string;
+/** What the document says of a value besides its rules. */
+interface Doc<T> {
   description?: string;
-  example?: string;
+  example?: T;
+}
+
+function documented<T>(json: JsonSchema, { description, example }: Doc<T>): JsonSchema {
+  if (description) json.description = description;
+  if (example !== undefined) json.examples = [example];
+  return json;
 }
 
 /**
@@ -64,15 +65,20 @@ function storable(value: string, field: string) {
   }
 }
 
-export function string(options: StringOptions = {}): Schema<string> {
+/**
+ * `max` is a rule of the field: none by default (a body is at most 64 KiB anyway);
+ * `patternHint` describes the pattern in the error message.
+ */
+export function string(
+  options: { min?: number; max?: number; pattern?: RegExp; patternHint?: string } & Doc<string> =
+    {},
+): Schema<string> {
   const { min = 0, max = Infinity, pattern } = options;
   const json: JsonSchema = { type: "string" };
   if (min > 0) json.minLength = min;
   if (max !== Infinity) json.maxLength = max;
   if (pattern) json.pattern = pattern.source;
-  if (options.description) json.description = options.description;
-  if (options.example !== undefined) json.examples = [options.example];
-  return make(json, (value, field) => {
+  return make(documented(json, options), (value, field) => {
     if (typeof value !== "string") throw invalid(field, `${field} must be a string.`);
     storable(value, field);
     if (value.length < min) {
@@ -89,21 +95,15 @@ export function string(options: StringOptions = {}): Schema<string> {
   });
 }
 
-export interface IntOptions {
-  min?: number;
-  max?: number;
-  description?: string;
-  example?: number;
-}
+type Bounds = { min?: number; max?: number } & Doc<number>;
 
 /** An integer; without min or max only JavaScript's safe range, which is no rule to document. */
-export function int(options: IntOptions = {}): Schema<number> {
+export function int(options: Bounds = {}): Schema<number> {
   const { min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER } = options;
   const json: JsonSchema = { type: "integer" };
   if (options.min !== undefined) json.minimum = min;
   if (options.max !== undefined) json.maximum = max;
-  if (options.description) json.description = options.description;
-  if (options.example !== undefined) json.examples = [options.example];
+  documented(json, options);
   const check = (value: number, field: string) => {
     if (value < min || value > max) {
       throw invalid(field, `${field} must be an integer from ${min} to ${max}.`);
@@ -127,13 +127,9 @@ export function int(options: IntOptions = {}): Schema<number> {
   );
 }
 
-export function number(
-  options: { min?: number; max?: number; description?: string; example?: number } = {},
-): Schema<number> {
+export function number(options: Bounds = {}): Schema<number> {
   const { min = -Number.MAX_VALUE, max = Number.MAX_VALUE } = options;
-  const json: JsonSchema = { type: "number" };
-  if (options.description) json.description = options.description;
-  if (options.example !== undefined) json.examples = [options.example];
+  const json = documented({ type: "number" }, options);
   if (options.min !== undefined) json.minimum = min;
   if (options.max !== undefined) json.maximum = max;
   const check = (value: unknown, field: string) => {
@@ -152,19 +148,12 @@ export function number(
 }
 
 export function boolean(): Schema<boolean> {
-  return make(
-    { type: "boolean" },
-    (value, field) => {
-      if (typeof value !== "boolean") throw invalid(field, `${field} must be true or false.`);
-      return value;
-    },
-    (raw, field) => {
-      if (raw !== "true" && raw !== "false") {
-        throw invalid(field, `${field} must be true or false.`);
-      }
-      return raw === "true";
-    },
-  );
+  const parse = (value: unknown, field: string) => {
+    if (typeof value !== "boolean") throw invalid(field, `${field} must be true or false.`);
+    return value;
+  };
+  const words = new Map<unknown, boolean>([["true", true], ["false", false]]);
+  return make({ type: "boolean" }, parse, (raw, field) => parse(words.get(raw) ?? raw, field));
 }
 
 const DATE_TIME =
@@ -172,27 +161,28 @@ const DATE_TIME =
 
 /** ISO 8601 date-time that must carry a time zone (Z or ±hh:mm). */
 export function dateTime(description?: string): Schema<Date> {
-  const json: JsonSchema = { type: "string", format: "date-time" };
-  if (description) json.description = description;
-  return make(json, (value, field) => {
-    const match = typeof value === "string" ? DATE_TIME.exec(value) : null;
-    if (!match) {
-      throw invalid(
-        field,
-        `${field} must be an ISO 8601 date-time with a time zone, like 2026-11-20T08:15:30Z.`,
-      );
-    }
-    const [, y, mo, d, h, mi, s] = match.map(Number);
-    const date = new Date(value as string);
-    const calendar = new Date(Date.UTC(y, mo - 1, d));
-    if (
-      Number.isNaN(date.getTime()) || calendar.getUTCMonth() !== mo - 1 ||
-      calendar.getUTCDate() !== d || h > 23 || mi > 59 || (s || 0) > 59
-    ) {
-      throw invalid(field, `${field} is not a real date and time.`);
-    }
-    return date;
-  });
+  return make(
+    documented({ type: "string", format: "date-time" }, { description }),
+    (value, field) => {
+      const match = typeof value === "string" ? DATE_TIME.exec(value) : null;
+      if (!match) {
+        throw invalid(
+          field,
+          `${field} must be an ISO 8601 date-time with a time zone, like 2026-11-20T08:15:30Z.`,
+        );
+      }
+      const [, y, mo, d, h, mi, s] = match.map(Number);
+      const date = new Date(value as string);
+      const calendar = new Date(Date.UTC(y, mo - 1, d));
+      if (
+        Number.isNaN(date.getTime()) || calendar.getUTCMonth() !== mo - 1 ||
+        calendar.getUTCDate() !== d || h > 23 || mi > 59 || (s || 0) > 59
+      ) {
+        throw invalid(field, `${field} is not a real date and time.`);
+      }
+      return date;
+    },
+  );
 }
 
 // Deliberately simple: one @, no spaces, a dot in the domain. Deliverability is not ours to judge.
@@ -213,9 +203,7 @@ const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f
 
 export function uuid(options: { v4?: boolean; description?: string } = {}): Schema<string> {
   const pattern = options.v4 ? UUID_V4 : UUID;
-  const json: JsonSchema = { type: "string", format: "uuid" };
-  if (options.description) json.description = options.description;
-  return make(json, (value, field) => {
+  return make(documented({ type: "string", format: "uuid" }, options), (value, field) => {
     if (typeof value !== "string" || !pattern.test(value)) {
       throw invalid(field, `${field} must be a UUID${options.v4 ? " v4" : ""}.`);
     }
@@ -237,8 +225,7 @@ export function array<T>(
   options: { min?: number; max?: number; description?: string } = {},
 ): Schema<T[]> {
   const { min = 0, max = Infinity } = options;
-  const json: JsonSchema = { type: "array", items: item.json };
-  if (options.description) json.description = options.description;
+  const json = documented({ type: "array", items: item.json }, options);
   if (min > 0) json.minItems = min;
   if (max !== Infinity) json.maxItems = max;
   return make(
@@ -263,7 +250,7 @@ export function array<T>(
 /** A JSON object with exactly these properties; unknown properties are rejected by name. */
 export function object<S extends Shape>(
   shape: S,
-  options: { description?: string; /** As JSON, not parsed. */ example?: unknown } = {},
+  options: Doc<unknown> = {}, // the example as JSON, not parsed
 ): Schema<InferShape<S>> {
   const required = Object.keys(shape).filter((key) => !shape[key].optional);
   const json: JsonSchema = {
@@ -272,9 +259,7 @@ export function object<S extends Shape>(
     additionalProperties: false,
   };
   if (required.length) json.required = required;
-  if (options.description) json.description = options.description;
-  if (options.example !== undefined) json.examples = [options.example];
-  return make(json, (value, field) => {
+  return make(documented(json, options), (value, field) => {
     if (typeof value !== "object" || value === null || Array.isArray(value)) {
       throw invalid(field, `${field} must be a JSON object.`);
     }
@@ -350,9 +335,7 @@ export function componentName(json: JsonSchema): string | undefined {
 
 /** A calendar date, YYYY-MM-DD. */
 export function date(description?: string): Schema<string> {
-  const json: JsonSchema = { type: "string", format: "date" };
-  if (description) json.description = description;
-  return make(json, (value, field) => {
+  return make(documented({ type: "string", format: "date" }, { description }), (value, field) => {
     const ms = typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value)
       ? Date.parse(value + "T00:00:00Z")
       : NaN;
@@ -400,18 +383,14 @@ export function parseQuery<S extends Shape>(params: URLSearchParams, shape: S): 
   return out as InferShape<S>;
 }
 
-/** Path parameters were matched by the router; validate each against its schema. */
-export function parsePath<S extends Shape>(
-  raw: Record<string, string>,
-  shape: S,
-  onInvalid: (field: string) => ApiError,
-): InferShape<S> {
+/** Path parameters matched by the router: one of the wrong shape names no resource (404). */
+export function parsePath<S extends Shape>(raw: Record<string, string>, shape: S): InferShape<S> {
   const out: Record<string, unknown> = {};
   for (const [key, schema] of Object.entries(shape)) {
     try {
       out[key] = schema.fromString(raw[key], key);
     } catch {
-      throw onInvalid(key);
+      throw new ApiError(404, "NOT_FOUND", { message: "No such resource." });
     }
   }
   return out as InferShape<S>;

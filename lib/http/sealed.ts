@@ -39,13 +39,13 @@ const decoder = new TextDecoder();
 
 function derive(base: CryptoKey, info: string, algorithm: AesKeyGenParams | HmacKeyGenParams) {
   const usages: KeyUsage[] = algorithm.name === "AES-GCM" ? ["encrypt", "decrypt"] : ["sign"];
-  return crypto.subtle.deriveKey(
-    { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(32), info: encoder.encode(info) },
-    base,
-    algorithm,
-    false,
-    usages,
-  );
+  const hkdf = {
+    name: "HKDF",
+    hash: "SHA-256",
+    salt: new Uint8Array(32),
+    info: encoder.encode(info),
+  };
+  return crypto.subtle.deriveKey(hkdf, base, algorithm, false, usages);
 }
 
 /**
@@ -75,10 +75,7 @@ export async function recordSealer(
       aes,
       encoder.encode(value),
     );
-    const out = new Uint8Array(iv.length + sealed.byteLength);
-    out.set(iv);
-    out.set(new Uint8Array(sealed), iv.length);
-    return PREFIX + base64(out);
+    return PREFIX + base64(new Uint8Array([...iv, ...new Uint8Array(sealed)]));
   };
   const openValue = async (value: string, part: string) => {
     if (!value.startsWith(PREFIX)) throw new Error(`Stored ${part} is not sealed`);

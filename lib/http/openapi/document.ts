@@ -7,12 +7,10 @@ import { componentName, type JsonSchema, namedJson, type Schema, uuid } from "..
 import { exampleOf, schemaRegistry } from "./schemas.ts";
 import {
   ALIAS_HEADERS,
-  errorDescription,
   errorExample,
   errorHeaderNames,
-  errorResponseName,
+  ERRORS,
   errorSchema,
-  headerRef,
   HEADERS,
 } from "./responses.ts";
 
@@ -34,15 +32,6 @@ export interface WebhookDocs {
   /** What the receiver's answers mean, by status or range ("2XX"). */
   responses: Record<string, string>;
   events: WebhookDoc[];
-}
-
-export interface OpenApiInput {
-  routes: Route[];
-  /** PUBLIC_BASE_URL: where this instance answers. */
-  serverUrl: string;
-  /** The description of every tag the routes and webhooks use. */
-  tags: Record<string, string>;
-  webhooks: WebhookDocs;
 }
 
 const IDEMPOTENCY_KEY: HeaderParam = {
@@ -83,7 +72,13 @@ function errorStatuses(route: Route): number[] {
   return [...set].sort();
 }
 
-export function buildOpenApi(input: OpenApiInput): JsonSchema {
+/** `serverUrl` is PUBLIC_BASE_URL; `tags` describes every tag the routes and webhooks use. */
+export function buildOpenApi(input: {
+  routes: Route[];
+  serverUrl: string;
+  tags: Record<string, string>;
+  webhooks: WebhookDocs;
+}): JsonSchema {
   const registry = schemaRegistry();
   const usedHeaders = new Set<string>();
   const responses: Record<string, JsonSchema> = {};
@@ -98,18 +93,15 @@ export function buildOpenApi(input: OpenApiInput): JsonSchema {
     return registry.refer(namedJson(autoNames.get(json)!, json));
   }
 
+  /** The shared headers `names` and a response's `own`, by reference where they are shared. */
   function headerMap(names: string[], own: Record<string, string> = {}): JsonSchema {
     const out: JsonSchema = {};
-    for (const name of names) {
-      usedHeaders.add(name);
-      out[name] = headerRef(name);
-    }
-    for (const [name, description] of Object.entries(own)) {
-      if (HEADERS[name]) {
-        usedHeaders.add(name);
-        out[name] = headerRef(name);
+    for (const name of [...names, ...Object.keys(own)]) {
+      if (own[name] !== undefined && !HEADERS[name]) {
+        out[name] = { description: own[name], schema: { type: "string" } };
       } else {
-        out[name] = { description, schema: { type: "string" } };
+        usedHeaders.add(name);
+        out[name] = { $ref: `#/components/headers/${name}` };
       }
     }
     return out;
@@ -126,22 +118,23 @@ export function buildOpenApi(input: OpenApiInput): JsonSchema {
     return { $ref: `#/components/parameters/${param.name}` };
   }
 
-  function errorContent(status: number): JsonSchema {
-    return {
-      [JSON_TYPE]: { schema: registry.refer(errorSchema.json), example: errorExample(status) },
-    };
-  }
-
-  function errorResponse(status: number): JsonSchema {
-    const name = errorResponseName(status);
+  /** An error response; `description` and `own` headers where a route words its own. */
+  function errorResponse(status: number, description?: string, own?: Record<string, string>) {
     const response = () => ({
-      description: errorDescription(status),
-      headers: headerMap(errorHeaderNames(status)),
-      content: errorContent(status),
+      description: description ?? ERRORS[status]?.description ?? "Error.",
+      headers: headerMap(errorHeaderNames(status), own),
+      content: {
+        [JSON_TYPE]: { schema: registry.refer(errorSchema.json), example: errorExample(status) },
+      },
     });
-    if (!name) return response();
+    const name = ERRORS[status]?.name;
+    if (!name || description) return response();
     responses[name] ??= response();
     return { $ref: `#/components/responses/${name}` };
+  }
+
+  function jsonBody(json: JsonSchema, schema: JsonSchema): JsonSchema {
+    return { required: true, content: { [JSON_TYPE]: { schema, example: exampleOf(json) } } };
   }
 
   function media(doc: ResponseDoc, fallbackName: string): JsonSchema | undefined {
@@ -202,11 +195,7 @@ export function buildOpenApi(input: OpenApiInput): JsonSchema {
       );
       if (status >= 400 && !body) {
         // An error of the envelope that this route describes in its own words.
-        out[status] = {
-          description: doc.description,
-          headers: headerMap(errorHeaderNames(status), doc.headers),
-          content: errorContent(status),
-        };
+        out[status] = errorResponse(status, doc.description, doc.headers);
       } else {
         out[status] = { description: doc.description, headers: headerMap(sent, doc.headers) };
         if (body) out[status].content = body;
@@ -223,15 +212,7 @@ export function buildOpenApi(input: OpenApiInput): JsonSchema {
     };
     if (params.length) op.parameters = params;
     if (route.body) {
-      op.requestBody = {
-        required: true,
-        content: {
-          [JSON_TYPE]: {
-            schema: bodySchema(route.body.json, `${baseName}Request`),
-            example: exampleOf(route.body.json),
-          },
-        },
-      };
+      op.requestBody = jsonBody(route.body.json, bodySchema(route.body.json, `${baseName}Request`));
     }
     op.responses = out;
     if (alias) {
@@ -251,15 +232,7 @@ export function buildOpenApi(input: OpenApiInput): JsonSchema {
         tags: ["webhooks"],
         security: [],
         parameters: input.webhooks.headers.map(headerParam),
-        requestBody: {
-          required: true,
-          content: {
-            [JSON_TYPE]: {
-              schema: registry.refer(doc.payload.json),
-              example: exampleOf(doc.payload.json),
-            },
-          },
-        },
+        requestBody: jsonBody(doc.payload.json, registry.refer(doc.payload.json)),
         responses: Object.fromEntries(
           Object.entries(input.webhooks.responses).map(([s, d]) => [s, { description: d }]),
         ),

@@ -117,7 +117,8 @@ interface ErrorDoc {
   replayed?: boolean;
 }
 
-const ERRORS: Record<number, ErrorDoc> = {
+/** The error statuses with a shared response, under `name` in components/responses. */
+export const ERRORS: Record<number, ErrorDoc | undefined> = {
   400: {
     name: "BadRequest",
     code: "VALIDATION_FAILED",
@@ -219,14 +220,6 @@ const ERRORS: Record<number, ErrorDoc> = {
   },
 };
 
-/** The components/responses name of an error status; undefined for one not listed here. */
-export function errorResponseName(status: number): string | undefined {
-  return ERRORS[status]?.name;
-}
-
-/** The error statuses that have a shared response. */
-export const ERROR_STATUSES = Object.keys(ERRORS).map(Number);
-
 /** The header names an error response may carry: the shared ones and the status's own. */
 export function errorHeaderNames(status: number): string[] {
   const doc = ERRORS[status];
@@ -234,11 +227,6 @@ export function errorHeaderNames(status: number): string[] {
   if (doc?.counted !== false) names.push(...RATE_LIMIT_HEADERS);
   if (doc?.replayed) names.push("Idempotent-Replayed");
   return [...names, ...ALIAS_HEADERS];
-}
-
-/** A reference to components/headers. */
-export function headerRef(name: string): JsonSchema {
-  return { $ref: `#/components/headers/${name}` };
 }
 
 /** The error example of a status: its code and a message. */
@@ -251,8 +239,4 @@ export function errorExample(status: number): JsonSchema {
       trace_id: "4bf92f3577b34da6a3ce929d0e0e4736",
     },
   };
-}
-
-export function errorDescription(status: number): string {
-  return ERRORS[status]?.description ?? "Error.";
 }
