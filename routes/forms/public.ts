@@ -24,7 +24,7 @@ import {
   type Plan,
   unlimitedShard,
 } from "../../lib/forms/plan.ts";
-import { checkAnswer, type Question } from "../../lib/forms/questions.ts";
+import { checkAnswer, questionsOf } from "../../lib/forms/questions.ts";
 import { progressSchema, questionSchema } from "../../lib/forms/schemas.ts";
 import { json, jsonText } from "../../lib/http/router.ts";
 import { defineFormsRoute } from "../../lib/forms/wing.ts";
@@ -91,10 +91,11 @@ export const routes = [
       const [row] = await app.db.sql<{ id: string; title: string; slug: string }>`
         select id, title, slug from questionnaires where slug = ${params.slug} and state = 'published'`;
       if (!row) throw notFound();
-      const questions = await app.db.sql<Question>`
-        select id, title, type, required, options from questions
-        where questionnaire_id = ${row.id} order by position`;
-      return json({ title: row.title, slug: row.slug, questions });
+      return json({
+        title: row.title,
+        slug: row.slug,
+        questions: await questionsOf(app.db.sql, row.id),
+      });
     },
   }),
 
