@@ -29,3 +29,13 @@ export const formsRules: FailureRules = {
 };
 
 export const defineFormsRoute = routeDefiner<FormsApp>(formsRules);
+
+/** The 404 of what the caller cannot see (another workspace's is the same as none). */
+export function notFound(message: string, field: string | null = null): ApiError {
+  return new ApiError(404, "NOT_FOUND", { message, field });
+}
+
+/** The 409 of a request that the resource's current state refuses. */
+export function conflict(message: string, field: string | null = null): ApiError {
+  return new ApiError(409, "CONFLICT", { message, field });
+}

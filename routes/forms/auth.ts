@@ -8,7 +8,7 @@ import { storeInTransaction } from "../../lib/http/idempotency.ts";
 import { beginLoginAttempt, forgetLoginAttempt } from "../../lib/forms/login_limit.ts";
 import { hashPassword, verifyPassword } from "../../lib/forms/password.ts";
 import { json } from "../../lib/http/router.ts";
-import { defineFormsRoute } from "../../lib/forms/wing.ts";
+import { conflict, defineFormsRoute, notFound } from "../../lib/forms/wing.ts";
 import { PLANS } from "../../lib/forms/plan.ts";
 import {
   array,
@@ -122,10 +122,7 @@ export const routes = [
         return { payload, headers };
       });
       if (!answer) {
-        throw new ApiError(409, "CONFLICT", {
-          message: "This e-mail address is already registered.",
-          field: "email",
-        });
+        throw conflict("This e-mail address is already registered.", "email");
       }
       return json(answer.payload, 201, answer.headers);
     },
@@ -265,7 +262,7 @@ export const routes = [
         where id = ${params.id} and user_id = ${principal.userId} and kind = 'api'
           and revoked_at is null
         returning id`;
-      if (!rows.length) throw new ApiError(404, "NOT_FOUND", { message: "No such token." });
+      if (!rows.length) throw notFound("No such token.");
       return json(null, 204);
     },
   }),

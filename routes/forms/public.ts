@@ -27,7 +27,7 @@ import {
 import { checkAnswer, questionsOf } from "../../lib/forms/questions.ts";
 import { progressSchema, questionSchema } from "../../lib/forms/schemas.ts";
 import { json, jsonText } from "../../lib/http/router.ts";
-import { defineFormsRoute } from "../../lib/forms/wing.ts";
+import { conflict, defineFormsRoute, notFound } from "../../lib/forms/wing.ts";
 import { array, boolean, email, int, named, object, string } from "../../lib/http/schema.ts";
 
 /** loaded_at may lie this far in the future (client clock skew) ... */
@@ -64,15 +64,12 @@ function randomSessionId(): number {
   return (high & 0x1fffff) * 2 ** 32 + low || 1;
 }
 
-function notFound(): ApiError {
-  return new ApiError(404, "NOT_FOUND", { message: "No published questionnaire has this slug." });
+function noQuestionnaire(): ApiError {
+  return notFound("No published questionnaire has this slug.");
 }
 
 function noSuchQuestion(): ApiError {
-  return new ApiError(404, "NOT_FOUND", {
-    message: "This questionnaire has no such question.",
-    field: "questionId",
-  });
+  return notFound("This questionnaire has no such question.", "questionId");
 }
 
 export const routes = [
@@ -90,7 +87,7 @@ export const routes = [
     handler: async ({ app, params }) => {
       const [row] = await app.db.sql<{ id: string; title: string; slug: string }>`
         select id, title, slug from questionnaires where slug = ${params.slug} and state = 'published'`;
-      if (!row) throw notFound();
+      if (!row) throw noQuestionnaire();
       return json({
         title: row.title,
         slug: row.slug,
@@ -175,7 +172,7 @@ export const routes = [
           continue;
         }
         enforceCounted(ctx, principal, row);
-        if (!row.started) throw notFound();
+        if (!row.started) throw noQuestionnaire();
         recordCommitted(req);
         return json(answer, 201);
       }
@@ -263,20 +260,15 @@ export const routes = [
           recordCommitted(req);
           return jsonText(answer, 201);
         case "no_session":
-          throw new ApiError(404, "NOT_FOUND", { message: "No such session." });
+          throw notFound("No such session.");
         case "completed":
-          throw new ApiError(409, "CONFLICT", { message: "This session is already completed." });
+          throw conflict("This session is already completed.");
         case "closed":
-          throw new ApiError(409, "CONFLICT", {
-            message: "This questionnaire no longer accepts answers.",
-          });
+          throw conflict("This questionnaire no longer accepts answers.");
         case "no_question":
           throw noSuchQuestion();
         case "answered":
-          throw new ApiError(409, "CONFLICT", {
-            message: "This question is already answered.",
-            field: "questionId",
-          });
+          throw conflict("This question is already answered.", "questionId");
         case "invalid":
           throw invalid ?? noSuchQuestion();
       }

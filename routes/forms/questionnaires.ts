@@ -4,7 +4,6 @@
 import { user, type UserPrincipal } from "../../lib/forms/auth.ts";
 import { listEnvelope, listPage, newestFirst, pageQuery } from "../../lib/http/cursor.ts";
 import { empty, frag, type Sql } from "../../lib/db/db.ts";
-import { ApiError } from "../../lib/errors.ts";
 import { storeInTransaction } from "../../lib/http/idempotency.ts";
 import {
   checkQuestions,
@@ -15,7 +14,7 @@ import {
 } from "../../lib/forms/questions.ts";
 import { questionOption, questionSchema, questionTitle } from "../../lib/forms/schemas.ts";
 import { json } from "../../lib/http/router.ts";
-import { defineFormsRoute } from "../../lib/forms/wing.ts";
+import { conflict, defineFormsRoute, notFound } from "../../lib/forms/wing.ts";
 import {
   array,
   boolean,
@@ -113,22 +112,14 @@ async function insertQuestions(tx: Sql, questionnaireId: string, questions: Ques
     select id, title, type, required, options from added order by position`;
 }
 
-function conflict(message: string, field = "state"): ApiError {
-  return new ApiError(409, "CONFLICT", { message, field });
-}
-
 /** The workspace's questionnaire, locked; another workspace's or a deleted one is 404. */
 async function lockOwn(tx: Sql, principal: UserPrincipal, id: string, allowDeleted = false) {
   const [row] = await tx<Row>`
     select ${COLUMNS} from questionnaires
     where id = ${id} and workspace_id = ${principal.workspaceId}
     for update`;
-  if (!row || (row.state === "deleted" && !allowDeleted)) throw noSuchQuestionnaire();
+  if (!row || (row.state === "deleted" && !allowDeleted)) throw notFound("No such questionnaire.");
   return row;
-}
-
-function noSuchQuestionnaire(): ApiError {
-  return new ApiError(404, "NOT_FOUND", { message: "No such questionnaire." });
 }
 
 const idParam = { id: uuid() };
@@ -227,7 +218,7 @@ export const routes = [
         select ${COLUMNS} from questionnaires
         where id = ${params.id} and workspace_id = ${principal.workspaceId}
           and state <> 'deleted'`;
-      if (!row) throw noSuchQuestionnaire();
+      if (!row) throw notFound("No such questionnaire.");
       return json({ ...row, questions: await questionsOf(app.db.sql, row.id) });
     },
   }),
@@ -257,7 +248,7 @@ export const routes = [
       const changed = await app.db.begin(async (tx) => {
         const current = await lockOwn(tx, principal, params.id);
         if (current.state !== "draft") {
-          throw conflict(`A ${current.state} questionnaire cannot change.`);
+          throw conflict(`A ${current.state} questionnaire cannot change.`, "state");
         }
         let questions;
         if (body.questions) {
@@ -299,10 +290,10 @@ export const routes = [
       const row = await app.db.begin(async (tx) => {
         const current = await lockOwn(tx, principal, params.id, true);
         if (current.state === "deleted") {
-          throw conflict("A deleted questionnaire cannot be published.");
+          throw conflict("A deleted questionnaire cannot be published.", "state");
         }
         if (current.state !== "draft") {
-          throw conflict(`A ${current.state} questionnaire cannot be published again.`);
+          throw conflict(`A ${current.state} questionnaire cannot be published again.`, "state");
         }
         if (current.question_count === 0) {
           throw conflict("Add at least one question before publishing.", "questions");
@@ -333,7 +324,7 @@ export const routes = [
       const row = await app.db.begin(async (tx) => {
         const current = await lockOwn(tx, principal, params.id);
         if (current.state !== "published") {
-          throw conflict(`A ${current.state} questionnaire cannot be closed.`);
+          throw conflict(`A ${current.state} questionnaire cannot be closed.`, "state");
         }
         const now = app.clock();
         const [updated] = await tx`
@@ -362,7 +353,7 @@ export const routes = [
         update questionnaires set state = 'deleted', deleted_at = ${now}, updated_at = ${now}
         where id = ${params.id} and workspace_id = ${principal.workspaceId} and state <> 'deleted'
         returning id`;
-      if (!rows.length) throw noSuchQuestionnaire();
+      if (!rows.length) throw notFound("No such questionnaire.");
       return json(null, 204);
     },
   }),

@@ -5,9 +5,15 @@ import { type Role, roleAtLeast, ROLES, user, type UserPrincipal } from "../../l
 import { listEnvelope, type ListOrder, listPage, pageQuery } from "../../lib/http/cursor.ts";
 import { frag, type Sql } from "../../lib/db/db.ts";
 import { ApiError } from "../../lib/errors.ts";
-import { answersPerMonth, answersThisMonth, monthOf, type Plan } from "../../lib/forms/plan.ts";
+import {
+  answersPerMonth,
+  answersThisMonth,
+  monthOf,
+  type Plan,
+  PLANS,
+} from "../../lib/forms/plan.ts";
 import { type AppContext, json } from "../../lib/http/router.ts";
-import { defineFormsRoute } from "../../lib/forms/wing.ts";
+import { conflict, defineFormsRoute, notFound } from "../../lib/forms/wing.ts";
 import {
   array,
   date,
@@ -41,7 +47,7 @@ const workspaceJson = named(
     name: string({ example: "Ana Lima's workspace" }),
     role,
     allowed_origins: array(string({ example: "https://www.example.com" })),
-    plan: enumOf(["free", "pro", "business"]),
+    plan: enumOf(PLANS),
     usage: object({
       month: date("First day of the calendar month (UTC)."),
       answers: int({ min: 0, example: 120 }),
@@ -68,10 +74,6 @@ interface MemberRow {
   created_at: Date;
 }
 
-function memberOut(row: MemberRow) {
-  return { ...row, created_at: row.created_at.toISOString() };
-}
-
 /** Only an owner may grant, change or remove the owner role. */
 function checkOwnerRule(principal: UserPrincipal, ...roles: (Role | null)[]) {
   if (roles.includes("owner") && !roleAtLeast(principal.role, "owner")) {
@@ -93,7 +95,7 @@ async function lockMember(tx: Sql, workspaceId: string, userId: string) {
     where workspace_id = ${workspaceId} and (user_id = ${userId} or role = 'owner')
     order by user_id for update`;
   const current = rows.find((r) => r.user_id === userId);
-  if (!current) throw new ApiError(404, "NOT_FOUND", { message: "No such member." });
+  if (!current) throw notFound("No such member.");
   const otherOwners = rows.filter((r) => r.role === "owner" && r.user_id !== userId).length;
   return { role: current.role, otherOwners };
 }
@@ -101,10 +103,7 @@ async function lockMember(tx: Sql, workspaceId: string, userId: string) {
 /** A workspace always keeps an owner. */
 function checkNotLastOwner(otherOwners: number) {
   if (otherOwners === 0) {
-    throw new ApiError(409, "CONFLICT", {
-      message: "A workspace must keep at least one owner.",
-      field: "role",
-    });
+    throw conflict("A workspace must keep at least one owner.", "role");
   }
 }
 
@@ -116,7 +115,8 @@ interface WorkspaceRow {
 }
 
 /** The workspace as GET and PATCH answer it, with this month's usage against the plan. */
-async function workspaceOut(app: AppContext, role: string, row: WorkspaceRow, now: Date) {
+async function workspaceOut(app: AppContext, role: string, row: WorkspaceRow) {
+  const now = app.clock();
   return {
     id: row.id,
     name: row.name,
@@ -143,10 +143,9 @@ export const routes = [
     cors: "workspace",
     responses: { 200: { description: "The workspace.", schema: workspaceJson } },
     handler: async ({ app, principal }) => {
-      const now = app.clock();
       const [row] = await app.db.sql<WorkspaceRow>`
         select id, name, plan, allowed_origins from workspaces where id = ${principal.workspaceId}`;
-      return json(await workspaceOut(app, principal.role, row, now));
+      return json(await workspaceOut(app, principal.role, row));
     },
   }),
 
@@ -168,7 +167,6 @@ export const routes = [
     ),
     responses: { 200: { description: "The workspace.", schema: workspaceJson } },
     handler: async ({ app, body, principal }) => {
-      const now = app.clock();
       const origins = body.allowed_origins ? [...new Set(body.allowed_origins)] : null;
       const [row] = await app.db.sql<WorkspaceRow>`
         update workspaces
@@ -176,7 +174,7 @@ export const routes = [
             allowed_origins = coalesce(${origins}::text[], allowed_origins)
         where id = ${principal.workspaceId}
         returning id, name, plan, allowed_origins`;
-      return json(await workspaceOut(app, principal.role, row, now));
+      return json(await workspaceOut(app, principal.role, row));
     },
   }),
 
@@ -202,7 +200,7 @@ export const routes = [
           select m.user_id, u.email, u.name, m.role, m.created_at
           from memberships m join users u on u.id = m.user_id
           where m.workspace_id = ${principal.workspaceId} ${after}
-          order by m.created_at, m.user_id limit ${fetch}`, memberOut);
+          order by m.created_at, m.user_id limit ${fetch}`, (r) => r);
       return json(page);
     },
   }),
@@ -225,10 +223,7 @@ export const routes = [
       const [found] = await app.db.sql<{ id: string }>`
         select id from users where lower(email) = lower(${body.email})`;
       if (!found) {
-        throw new ApiError(404, "NOT_FOUND", {
-          message: "No user has this e-mail address.",
-          field: "email",
-        });
+        throw notFound("No user has this e-mail address.", "email");
       }
       const [row] = await app.db.sql<MemberRow>`
         with added as (
@@ -240,12 +235,9 @@ export const routes = [
         select a.user_id, u.email, u.name, a.role, a.created_at
         from added a join users u on u.id = a.user_id`;
       if (!row) {
-        throw new ApiError(409, "CONFLICT", {
-          message: "This user is already a member.",
-          field: "email",
-        });
+        throw conflict("This user is already a member.", "email");
       }
-      return json(memberOut(row), 201);
+      return json(row, 201);
     },
   }),
 
@@ -276,7 +268,7 @@ export const routes = [
           returning m.user_id, u.email, u.name, m.role, m.created_at`;
         return changed;
       });
-      return json(memberOut(row));
+      return json(row);
     },
   }),
 
