@@ -4,6 +4,7 @@
 import { user } from "../../lib/forms/auth.ts";
 import {
   BILLING_INTERVALS,
+  CHECKOUT_COLUMNS,
   type CheckoutRow,
   findCheckout,
   PAID_PLANS,
@@ -99,11 +100,8 @@ export const routes = [
            checkout_url, created_at)
         values (${id}, ${principal.workspaceId}, ${principal.userId}, ${body.plan}, ${body.interval},
           ${provider.name}, ${started.reference}, ${started.url}, ${app.clock()})
-        returning id, workspace_id, plan, billing_interval, provider, checkout_url, status,
-          created_at, completed_at`;
-      return json(present(row), 201, {
-        Location: `/api/v1/billing/checkouts/${row.id}`,
-      });
+        returning ${CHECKOUT_COLUMNS}`;
+      return json(present(row), 201, { Location: `/api/v1/billing/checkouts/${row.id}` });
     },
   }),
   defineFormsRoute({

@@ -42,6 +42,10 @@ const exportSchema = named(
   }),
 );
 
+const CONTENT_TYPES = {
+  csv: "text/csv; charset=utf-8; header=present",
+  ndjson: "application/x-ndjson; charset=utf-8",
+};
 const CSV_EXAMPLE =
   "\uFEFFsession_id,name,email,started_at,completed_at,How did you hear about us?\r\n" +
   "4503599627370497,Ana Lima,ana@example.com,2026-11-20T08:15:30Z,2026-11-20T08:16:02Z,Radio\r\n";
@@ -122,9 +126,7 @@ export const routes = [
       if (!row) {
         throw notFound("No such questionnaire.", "questionnaire_id");
       }
-      return json(await present(app.db.sql, row), 202, {
-        Location: `/api/v1/exports/${row.id}`,
-      });
+      return json(await present(app.db.sql, row), 202, { Location: `/api/v1/exports/${row.id}` });
     },
   }),
   defineFormsRoute({
@@ -164,8 +166,8 @@ export const routes = [
       200: {
         description: "The file, in the export's format.",
         content: {
-          "text/csv; charset=utf-8; header=present": { example: CSV_EXAMPLE },
-          "application/x-ndjson; charset=utf-8": { example: NDJSON_EXAMPLE },
+          [CONTENT_TYPES.csv]: { example: CSV_EXAMPLE },
+          [CONTENT_TYPES.ndjson]: { example: NDJSON_EXAMPLE },
         },
         headers: {
           "Content-Disposition": 'attachment; filename="<slug>-<as_of date>.csv" (or .ndjson)',
@@ -181,17 +183,13 @@ export const routes = [
         exportBatchSize(app.db),
         app.config.databaseTimeoutMs,
       );
-      const extension = row.format === "csv" ? "csv" : "ndjson";
-      const filename = `${row.slug}-${iso(row.as_of).slice(0, 10)}.${extension}`.replace(
-        /[^A-Za-z0-9._-]/g,
-        "_",
-      );
+      // Only characters that are safe in any file system and in the quoted header value.
+      const filename = `${row.slug}-${iso(row.as_of).slice(0, 10)}.${row.format}`
+        .replace(/[^A-Za-z0-9._-]/g, "_");
       return new Response(stream, {
         status: 200,
         headers: {
-          "Content-Type": row.format === "csv"
-            ? "text/csv; charset=utf-8; header=present"
-            : "application/x-ndjson; charset=utf-8",
+          "Content-Type": CONTENT_TYPES[row.format],
           "Content-Disposition": `attachment; filename="${filename}"`,
           "Cache-Control": "no-store",
         },
