@@ -18,7 +18,6 @@ import {
 } from "../../lib/http/idempotency.ts";
 import {
   answerLimits,
-  answersPerMonth,
   monthFull,
   monthOf,
   type Plan,
@@ -64,10 +63,6 @@ function randomSessionId(): number {
   return (high & 0x1fffff) * 2 ** 32 + low || 1;
 }
 
-function noQuestionnaire(): ApiError {
-  return notFound("No published questionnaire has this slug.");
-}
-
 function noSuchQuestion(): ApiError {
   return notFound("This questionnaire has no such question.", "questionId");
 }
@@ -87,7 +82,7 @@ export const routes = [
     handler: async ({ app, params }) => {
       const [row] = await app.db.sql<{ id: string; title: string; slug: string }>`
         select id, title, slug from questionnaires where slug = ${params.slug} and state = 'published'`;
-      if (!row) throw noQuestionnaire();
+      if (!row) throw notFound("No published questionnaire has this slug.");
       return json({
         title: row.title,
         slug: row.slug,
@@ -172,7 +167,7 @@ export const routes = [
           continue;
         }
         enforceCounted(ctx, principal, row);
-        if (!row.started) throw noQuestionnaire();
+        if (!row.started) throw notFound("No published questionnaire has this slug.");
         recordCommitted(req);
         return json(answer, 201);
       }
@@ -247,18 +242,16 @@ export const routes = [
         const code = (err as { code?: string })?.code;
         if (code === "OD001" || code === "OD002") await countRolledBack(ctx, principal);
         if (code === "OD002") {
-          const plan = (err as { detail?: string }).detail as Plan;
-          throw monthFull(plan, answersPerMonth(app.config, plan)!);
+          throw monthFull(app.config, (err as { detail?: string }).detail as Plan);
         }
         if (code === "OD001") throw keyTaken();
         throw err;
       }
       enforceCounted(ctx, principal, row);
-      const { outcome, body: answer } = row;
-      switch (outcome) {
+      switch (row.outcome) {
         case "ok":
           recordCommitted(req);
-          return jsonText(answer, 201);
+          return jsonText(row.body, 201);
         case "no_session":
           throw notFound("No such session.");
         case "completed":
@@ -272,7 +265,7 @@ export const routes = [
         case "invalid":
           throw invalid ?? noSuchQuestion();
       }
-      throw new Error(`onda_record_answer: unexpected outcome ${outcome}`);
+      throw new Error(`onda_record_answer: unexpected outcome ${row.outcome}`);
     },
   }),
 ];
