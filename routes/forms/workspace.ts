@@ -1,7 +1,7 @@
 // The workspace of the request: its settings (name, allowed origins), plan usage and members
 // with their roles (contract.md §3).
 
-import { type Role, roleAtLeast, ROLES, user, type UserPrincipal } from "../../lib/forms/auth.ts";
+import { type Role, ROLES, user, type UserPrincipal } from "../../lib/forms/auth.ts";
 import { listEnvelope, type ListOrder, listPage, pageQuery } from "../../lib/http/cursor.ts";
 import { frag, type Sql } from "../../lib/db/db.ts";
 import { ApiError } from "../../lib/errors.ts";
@@ -76,7 +76,7 @@ interface MemberRow {
 
 /** Only an owner may grant, change or remove the owner role. */
 function checkOwnerRule(principal: UserPrincipal, ...roles: (Role | null)[]) {
-  if (roles.includes("owner") && !roleAtLeast(principal.role, "owner")) {
+  if (roles.includes("owner") && principal.role !== "owner") {
     throw new ApiError(403, "FORBIDDEN", {
       message: "Only an owner can grant, change or remove an owner.",
     });
@@ -87,42 +87,34 @@ function checkOwnerRule(principal: UserPrincipal, ...roles: (Role | null)[]) {
  * Locks the member `userId` and every owner of the workspace, in one statement and in user_id
  * order: two owners demoting or removing each other at once then wait for one another instead
  * of deadlocking (each locking its target first, then the owners, did), and the owners read
- * here stay owners until commit. Answers the member's role and how many other owners remain.
+ * here stay owners until commit. Then checks that the member's role may become `role` (null:
+ * the member is removed): only an owner touches an owner, and a workspace keeps an owner.
  */
-async function lockMember(tx: Sql, workspaceId: string, userId: string) {
+async function lockMemberChange(
+  tx: Sql,
+  principal: UserPrincipal,
+  userId: string,
+  role: Role | null,
+) {
   const rows = await tx<{ user_id: string; role: Role }>`
     select user_id, role from memberships
-    where workspace_id = ${workspaceId} and (user_id = ${userId} or role = 'owner')
+    where workspace_id = ${principal.workspaceId} and (user_id = ${userId} or role = 'owner')
     order by user_id for update`;
   const current = rows.find((r) => r.user_id === userId);
   if (!current) throw notFound("No such member.");
-  const otherOwners = rows.filter((r) => r.role === "owner" && r.user_id !== userId).length;
-  return { role: current.role, otherOwners };
-}
-
-/** A workspace always keeps an owner. */
-function checkNotLastOwner(otherOwners: number) {
-  if (otherOwners === 0) {
+  checkOwnerRule(principal, current.role, role);
+  const otherOwner = rows.some((r) => r.role === "owner" && r.user_id !== userId);
+  if (current.role === "owner" && role !== "owner" && !otherOwner) {
     throw conflict("A workspace must keep at least one owner.", "role");
   }
 }
 
-interface WorkspaceRow {
-  id: string;
-  name: string;
-  plan: Plan;
-  allowed_origins: string[];
-}
-
 /** The workspace as GET and PATCH answer it, with this month's usage against the plan. */
-async function workspaceOut(app: AppContext, role: string, row: WorkspaceRow) {
+async function workspaceOut(app: AppContext, role: Role, row: { id: string; plan: Plan }) {
   const now = app.clock();
   return {
-    id: row.id,
-    name: row.name,
+    ...row,
     role,
-    allowed_origins: row.allowed_origins,
-    plan: row.plan,
     usage: {
       month: monthOf(now),
       answers: await answersThisMonth(app.db.sql, row.id, now),
@@ -143,7 +135,7 @@ export const routes = [
     cors: "workspace",
     responses: { 200: { description: "The workspace.", schema: workspaceJson } },
     handler: async ({ app, principal }) => {
-      const [row] = await app.db.sql<WorkspaceRow>`
+      const [row] = await app.db.sql<{ id: string; plan: Plan }>`
         select id, name, plan, allowed_origins from workspaces where id = ${principal.workspaceId}`;
       return json(await workspaceOut(app, principal.role, row));
     },
@@ -168,7 +160,7 @@ export const routes = [
     responses: { 200: { description: "The workspace.", schema: workspaceJson } },
     handler: async ({ app, body, principal }) => {
       const origins = body.allowed_origins ? [...new Set(body.allowed_origins)] : null;
-      const [row] = await app.db.sql<WorkspaceRow>`
+      const [row] = await app.db.sql<{ id: string; plan: Plan }>`
         update workspaces
         set name = coalesce(${body.name ?? null}, name),
             allowed_origins = coalesce(${origins}::text[], allowed_origins)
@@ -256,11 +248,7 @@ export const routes = [
     errors: [409],
     handler: async ({ app, body, params, principal }) => {
       const row = await app.db.begin(async (tx) => {
-        const current = await lockMember(tx, principal.workspaceId, params.userId);
-        checkOwnerRule(principal, current.role, body.role);
-        if (current.role === "owner" && body.role !== "owner") {
-          checkNotLastOwner(current.otherOwners);
-        }
+        await lockMemberChange(tx, principal, params.userId, body.role);
         const [changed] = await tx<MemberRow>`
           update memberships m set role = ${body.role} from users u
           where m.workspace_id = ${principal.workspaceId} and m.user_id = ${params.userId}
@@ -286,9 +274,7 @@ export const routes = [
     errors: [409],
     handler: async ({ app, params, principal }) => {
       await app.db.begin(async (tx) => {
-        const current = await lockMember(tx, principal.workspaceId, params.userId);
-        checkOwnerRule(principal, current.role);
-        if (current.role === "owner") checkNotLastOwner(current.otherOwners);
+        await lockMemberChange(tx, principal, params.userId, null);
         await tx`delete from memberships
                  where workspace_id = ${principal.workspaceId} and user_id = ${params.userId}`;
       });
