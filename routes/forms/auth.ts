@@ -93,29 +93,21 @@ export const routes = [
       const hash = await hashPassword(body.password);
       const now = app.clock();
       const answer = await app.db.begin(async (tx) => {
-        const [created] = await tx<{ id: string }>`
+        const [created] = await tx<{ id: string; email: string; name: string }>`
           insert into users (email, name, password_hash, created_at)
           values (${body.email}, ${body.name}, ${hash}, ${now})
           on conflict do nothing
-          returning id`;
+          returning id, email, name`;
         if (!created) return null;
-        const [workspace] = await tx<{ id: string }>`
+        const [workspace] = await tx<{ id: string; name: string; role: "owner"; plan: string }>`
           insert into workspaces (name, plan, signing_secret, created_at)
           values (${`${body.name}'s workspace`}, ${app.config.defaultPlan}, ${newSigningSecret()},
                   ${now})
-          returning id`;
+          returning id, name, 'owner' as role, plan`;
         await tx`insert into memberships (workspace_id, user_id, role, created_at)
                  values (${workspace.id}, ${created.id}, 'owner', ${now})`;
         const session = await issueToken(tx, created.id, "session", null, now);
-        const payload = {
-          user: { id: created.id, email: body.email, name: body.name },
-          workspaces: [{
-            id: workspace.id,
-            name: `${body.name}'s workspace`,
-            role: "owner",
-            plan: app.config.defaultPlan,
-          }],
-        };
+        const payload = { user: created, workspaces: [workspace] };
         const headers = { "Set-Cookie": sessionCookie(app.config.publicBaseUrl, session.token) };
         // The Idempotency-Key's answer (cookie sealed) commits with the account.
         await storeInTransaction(tx, req, 201, payload, headers);
