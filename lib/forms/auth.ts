@@ -41,6 +41,11 @@ function roleAtLeast(role: Role, minRole: Role): boolean {
   return ROLES.indexOf(role) >= ROLES.indexOf(minRole);
 }
 
+/** The stored form of a token (digest only). */
+function tokenDigest(token: string): string {
+  return sha256Hex(token);
+}
+
 /**
  * Creates a login session ("session") or a bearer token ("api") and answers the token, which
  * exists only in this answer: the database keeps its SHA-256 digest.
@@ -57,7 +62,7 @@ export async function issueToken(
   const expires = kind === "session" ? new Date(now.getTime() + SESSION_TTL_MS) : null;
   const [row] = await sql<{ id: string }>`
     insert into auth_tokens (user_id, kind, name, digest, created_at, expires_at)
-    values (${userId}, ${kind}, ${name}, ${sha256Hex(token)}, ${now}, ${expires})
+    values (${userId}, ${kind}, ${name}, ${tokenDigest(token)}, ${now}, ${expires})
     returning id`;
   return { id: row.id, token };
 }
@@ -207,7 +212,7 @@ async function authenticateUser(ctx: RequestContext, minRole: Role): Promise<Use
       ? frag`left join lateral ${countSql(frag`'user:' || t.user_id::text`, limit, now)} h on true`
       : empty
   }
-        where t.digest = ${sha256Hex(found.token)} and t.revoked_at is null
+        where t.digest = ${tokenDigest(found.token)} and t.revoked_at is null
           and (t.expires_at is null or t.expires_at > ${now})`;
   if (!row) {
     throw new ApiError(401, "UNAUTHENTICATED", {
