@@ -28,24 +28,21 @@ export interface UserPrincipal {
   role: Role;
   /** The auth token used for this request (logout revokes it). */
   tokenId: string;
-  /** True when the credential came from the cookie (CSRF applies), false for a bearer token. */
-  viaCookie: boolean;
-  allowedOrigins: string[];
 }
 
-export const COOKIE_NAME = "service_token";
+const COOKIE_NAME = "service_token";
 /** Lifetime of a login cookie; bearer tokens live until revoked. */
-export const SESSION_TTL_MS = 14 * 24 * 3600 * 1000;
+const SESSION_TTL_MS = 14 * 24 * 3600 * 1000;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-export function roleAtLeast(role: Role, minRole: Role): boolean {
+function roleAtLeast(role: Role, minRole: Role): boolean {
   return ROLES.indexOf(role) >= ROLES.indexOf(minRole);
 }
 
 /** The stored form of a token (digest only). */
-export function tokenDigest(token: string): string {
+function tokenDigest(token: string): string {
   return sha256Hex(token);
 }
 
@@ -59,28 +56,22 @@ export async function issueToken(
   kind: "session" | "api",
   name: string | null,
   now: Date,
-): Promise<{ id: string; token: string; created_at: Date }> {
+): Promise<{ id: string; token: string }> {
   const token = (kind === "session" ? "onda_s_" : "onda_pat_") +
     base64url(crypto.getRandomValues(new Uint8Array(32)));
   const expires = kind === "session" ? new Date(now.getTime() + SESSION_TTL_MS) : null;
-  const [row] = await sql<{ id: string; created_at: Date }>`
+  const [row] = await sql<{ id: string }>`
     insert into auth_tokens (user_id, kind, name, digest, created_at, expires_at)
     values (${userId}, ${kind}, ${name}, ${tokenDigest(token)}, ${now}, ${expires})
-    returning id, created_at`;
-  return { id: row.id, token, created_at: row.created_at };
+    returning id`;
+  return { id: row.id, token };
 }
 
-/** The Set-Cookie value of a login; Secure when the service is served over https. */
-export function sessionCookie(publicBaseUrl: string, token: string): string {
+/** The Set-Cookie value of a login (no token: of a logout); Secure when served over https. */
+export function sessionCookie(publicBaseUrl: string, token = ""): string {
+  const maxAge = token ? SESSION_TTL_MS / 1000 : 0;
   const secure = publicBaseUrl.startsWith("https:") ? "; Secure" : "";
-  return `${COOKIE_NAME}=${token}; HttpOnly; SameSite=Lax; Path=/; Max-Age=${
-    SESSION_TTL_MS / 1000
-  }${secure}`;
-}
-
-export function clearedCookie(publicBaseUrl: string): string {
-  const secure = publicBaseUrl.startsWith("https:") ? "; Secure" : "";
-  return `${COOKIE_NAME}=; HttpOnly; SameSite=Lax; Path=/; Max-Age=0${secure}`;
+  return `${COOKIE_NAME}=${token}; HttpOnly; SameSite=Lax; Path=/; Max-Age=${maxAge}${secure}`;
 }
 
 function credential(req: Request): { token: string; viaCookie: boolean } | null {
@@ -261,8 +252,6 @@ async function authenticateUser(ctx: RequestContext, minRole: Role): Promise<Use
     workspaceId: row.workspace_id,
     role: row.role,
     tokenId: row.token_id,
-    viaCookie: found.viaCookie,
-    allowedOrigins,
   };
 }
 

@@ -14,24 +14,16 @@ export const commands: Command[] = [
       if (args.positional.length !== 1) throw new UsageError("give exactly one checkout id");
       const id = args.positional[0];
       if (!UUID.test(id)) throw new UsageError("the checkout id is a UUID");
-      const result = await completeCheckout(ctx.db, id.toLowerCase(), ctx.clock());
-      switch (result.outcome) {
-        case "not_found":
-          throw new Error(`no checkout ${id}`);
-        case "canceled":
-          throw new Error(`checkout ${id} was canceled; start a new one`);
-        case "already_completed":
-          ctx.out(
-            `checkout ${id} was already completed; workspace ${result.checkout.workspace_id} ` +
-              `is on plan ${result.checkout.plan}`,
-          );
-          return;
-        case "completed":
-          ctx.out(
-            `checkout ${id} completed; workspace ${result.checkout.workspace_id} is now on ` +
-              `plan ${result.checkout.plan} (${result.checkout.billing_interval}ly)`,
-          );
-      }
+      const before = await completeCheckout(ctx.db, id.toLowerCase(), ctx.clock());
+      if (!before) throw new Error(`no checkout ${id}`);
+      const { status, workspace_id, plan, billing_interval } = before;
+      if (status === "canceled") throw new Error(`checkout ${id} was canceled; start a new one`);
+      ctx.out(
+        status === "completed"
+          ? `checkout ${id} was already completed; workspace ${workspace_id} is on plan ${plan}`
+          : `checkout ${id} completed; workspace ${workspace_id} is now on plan ${plan} ` +
+            `(${billing_interval}ly)`,
+      );
     },
   },
 ];

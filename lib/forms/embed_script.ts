@@ -114,8 +114,7 @@ export const EMBED_SCRIPT = String
         }
         return { ok: false, status: 0, error: { message: "Network error; check your connection and try again.", field: null } };
       }
-      var data = null;
-      try { data = await res.json(); } catch (_err) { data = null; }
+      var data = await res.json().catch(function () { return null; });
       var field = data && data.error ? data.error.field : null;
       var retryable = res.status >= 500 || res.status === 429 ||
         (res.status === 409 && field === "Idempotency-Key");
@@ -143,11 +142,9 @@ export const EMBED_SCRIPT = String
     } catch (_err) {
       return showFatal("The questionnaire could not be loaded; check your connection.");
     }
-    var data = null;
-    try { data = await res.json(); } catch (_err) { data = null; }
+    var data = await res.json().catch(function () { return null; });
     if (!res.ok) return showFatal(messageOf(data, res.status));
-    var form = data && data.data ? data.data : data;
-    startView(form);
+    startView(data);
   }
 
   function startView(form) {
@@ -179,9 +176,7 @@ export const EMBED_SCRIPT = String
         target.textContent = result.error.message;
         return;
       }
-      var sessionId = result.data.sessionId !== undefined ? result.data.sessionId
-        : result.data.data && result.data.data.sessionId;
-      questionView(form, sessionId, 0, { answered: 0, total: form.questions.length });
+      questionView(form, result.data.sessionId, 0, { answered: 0, total: form.questions.length });
     });
   }
 
@@ -274,9 +269,8 @@ export const EMBED_SCRIPT = String
       var body = { questionId: question.id, answerText: field.value() };
       var result = await post("/sessions/" + encodeURIComponent(sessionId) + "/answers", body, keyFor(body));
       if (result.ok) {
-        var data = result.data.data || result.data;
-        if (data.isComplete) return doneView(data.progress);
-        return questionView(form, sessionId, index + 1, data.progress);
+        if (result.data.isComplete) return doneView(result.data.progress);
+        return questionView(form, sessionId, index + 1, result.data.progress);
       }
       // Already answered (a response lost on the way back): move on rather than get stuck.
       if (result.status === 409 && result.error.field === "questionId") {

@@ -2,8 +2,8 @@
 // and onda_record_answer in sql/003_forms.sql, and by the test ping) and the headers of every
 // delivery (lib/webhooks/signing.ts), for the OpenAPI document's webhooks section.
 
-import type { WebhookDocs } from "../http/openapi/document.ts";
-import { progressSchema, respondentSchema } from "./schemas.ts";
+import type { WebhookDoc, WebhookDocs } from "../http/openapi/document.ts";
+import { progressSchema as progress, respondentSchema as respondent } from "./schemas.ts";
 import {
   array,
   dateTime,
@@ -17,8 +17,6 @@ import {
 } from "../http/schema.ts";
 
 const SESSION_ID = 4_503_599_627_370_497;
-const respondent = respondentSchema;
-const progress = progressSchema;
 const sessionData = {
   questionnaire_id: uuid(),
   questionnaire_slug: string({ example: "customer-feedback" }),
@@ -30,96 +28,44 @@ const sessionData = {
   }),
   progress,
 };
-
-/** The envelope of every delivered body, with this event's type and data. */
-function envelope(
-  name: string,
-  type: string,
-  data: Schema<unknown>,
-  description: string,
-  example: Record<string, unknown>,
-) {
-  return named(
-    name,
-    object({
-      id: uuid(),
-      type: enumOf([type]),
-      created_at: dateTime(),
-      workspace_id: uuid(),
-      data,
-    }, {
-      description,
-      example: {
-        id: "0b6d2f7e-5a41-4c3b-9e8d-7f1a2b3c4d5e",
-        type,
-        created_at: "2026-11-20T08:15:30.123Z",
-        workspace_id: "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
-        data: example,
-      },
-    }),
-  );
-}
-
 const sessionExample = {
   questionnaire_id: "3f1c2a9e-8b7d-4c6e-9a5f-0d2b4e6f8a1c",
   questionnaire_slug: "customer-feedback",
   session_id: SESSION_ID,
 };
 const ana = { name: "Ana Lima", email: "ana@example.com" };
-
 const eventId = "The event id (also webhook-id): the same on every retry; deduplicate by it.";
 
-export const sessionStarted = envelope(
-  "SessionStartedEvent",
-  "session.started",
-  object({ ...sessionData, respondent }),
-  `A visitor started a session. id: ${eventId}`,
-  { ...sessionExample, sequence: 1, progress: { answered: 0, total: 2 }, respondent: ana },
-);
-
-export const answerSubmitted = envelope(
-  "AnswerSubmittedEvent",
-  "answer.submitted",
-  object({
-    ...sessionData,
-    question_id: int({ min: 1 }),
-    answer: string({ description: "The answer as stored (empty for a skipped optional one)." }),
-  }),
-  `A question of a session was answered. id: ${eventId}`,
-  {
-    ...sessionExample,
-    sequence: 3,
-    progress: { answered: 2, total: 2 },
-    question_id: 102,
-    answer: "5",
-  },
-);
-
-export const sessionCompleted = envelope(
-  "SessionCompletedEvent",
-  "session.completed",
-  object({
-    ...sessionData,
-    respondent,
-    answers: array(object({ question_id: int({ min: 1 }), answer: string() })),
-  }),
-  `Every question of a session is answered; sent once per session. id: ${eventId}`,
-  {
-    ...sessionExample,
-    sequence: 4,
-    progress: { answered: 2, total: 2 },
-    respondent: ana,
-    answers: [{ question_id: 101, answer: "Radio" }, { question_id: 102, answer: "5" }],
-  },
-);
-
-export const ping = envelope(
-  "PingEvent",
-  "ping",
-  object({ webhook_id: uuid() }),
-  "The test ping of POST /api/v1/webhooks/{id}/test; sent to that webhook only.",
-  { webhook_id: "5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a" },
-);
+/** An event's documentation; its payload is the envelope of every delivered body around `data`. */
+function event(type: string, summary: string, description: string, payload: {
+  name: string;
+  description: string;
+  data: Schema<unknown>;
+  example: Record<string, unknown>;
+}): WebhookDoc {
+  const envelope = {
+    id: uuid(),
+    type: enumOf([type]),
+    created_at: dateTime(),
+    workspace_id: uuid(),
+  };
+  const example = {
+    id: "0b6d2f7e-5a41-4c3b-9e8d-7f1a2b3c4d5e",
+    type,
+    created_at: "2026-11-20T08:15:30.123Z",
+    workspace_id: "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+    data: payload.example,
+  };
+  return {
+    event: type,
+    summary,
+    description,
+    payload: named(
+      payload.name,
+      object({ ...envelope, data: payload.data }, { description: payload.description, example }),
+    ),
+  };
+}
 
 function header(name: string, description: string, schema: Schema<unknown>) {
   return { name, description, schema, required: true };
@@ -141,11 +87,7 @@ export const webhookDocs: WebhookDocs = {
       "Epoch seconds of this attempt.",
       string({ pattern: /^\d+$/, example: "1795162530" }),
     ),
-    header(
-      "webhook-id",
-      "Standard Webhooks: the event id, the same on every retry.",
-      uuid(),
-    ),
+    header("webhook-id", "Standard Webhooks: the event id, the same on every retry.", uuid()),
     header(
       "webhook-timestamp",
       "Standard Webhooks: epoch seconds of this attempt; reject old ones to stop replays.",
@@ -171,30 +113,71 @@ export const webhookDocs: WebhookDocs = {
       "5 h, 10 h, 14 h, 20 h, 24 h, each ±10 %), or after a later Retry-After on 429/503.",
   },
   events: [
-    {
-      event: "session.started",
-      summary: "A session started",
-      description: "Sent when a visitor starts a session on a published questionnaire.",
-      payload: sessionStarted,
-    },
-    {
-      event: "answer.submitted",
-      summary: "An answer was submitted",
-      description: "Sent for every stored answer.",
-      payload: answerSubmitted,
-    },
-    {
-      event: "session.completed",
-      summary: "A session completed",
-      description: "Sent once, when the last open question of a session is answered; it " +
-        "follows that answer's answer.submitted (sequence one higher).",
-      payload: sessionCompleted,
-    },
-    {
-      event: "ping",
-      summary: "Test ping",
-      description: "Sent by POST /api/v1/webhooks/{id}/test, signed like every event.",
-      payload: ping,
-    },
+    event(
+      "session.started",
+      "A session started",
+      "Sent when a visitor starts a session on a published questionnaire.",
+      {
+        name: "SessionStartedEvent",
+        description: `A visitor started a session. id: ${eventId}`,
+        data: object({ ...sessionData, respondent }),
+        example: {
+          ...sessionExample,
+          sequence: 1,
+          progress: { answered: 0, total: 2 },
+          respondent: ana,
+        },
+      },
+    ),
+    event("answer.submitted", "An answer was submitted", "Sent for every stored answer.", {
+      name: "AnswerSubmittedEvent",
+      description: `A question of a session was answered. id: ${eventId}`,
+      data: object({
+        ...sessionData,
+        question_id: int({ min: 1 }),
+        answer: string({ description: "The answer as stored (empty for a skipped optional one)." }),
+      }),
+      example: {
+        ...sessionExample,
+        sequence: 3,
+        progress: { answered: 2, total: 2 },
+        question_id: 102,
+        answer: "5",
+      },
+    }),
+    event(
+      "session.completed",
+      "A session completed",
+      "Sent once, when the last open question of a session is answered; it follows that " +
+        "answer's answer.submitted (sequence one higher).",
+      {
+        name: "SessionCompletedEvent",
+        description:
+          `Every question of a session is answered; sent once per session. id: ${eventId}`,
+        data: object({
+          ...sessionData,
+          respondent,
+          answers: array(object({ question_id: int({ min: 1 }), answer: string() })),
+        }),
+        example: {
+          ...sessionExample,
+          sequence: 4,
+          progress: { answered: 2, total: 2 },
+          respondent: ana,
+          answers: [{ question_id: 101, answer: "Radio" }, { question_id: 102, answer: "5" }],
+        },
+      },
+    ),
+    event(
+      "ping",
+      "Test ping",
+      "Sent by POST /api/v1/webhooks/{id}/test, signed like every event.",
+      {
+        name: "PingEvent",
+        description: "The test ping of POST /api/v1/webhooks/{id}/test; sent to that webhook only.",
+        data: object({ webhook_id: uuid() }),
+        example: { webhook_id: "5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a" },
+      },
+    ),
   ],
 };

@@ -10,9 +10,8 @@ import { type Db, frag, type Sql } from "../db/db.ts";
 import { EXPIRED, within } from "../db/deadline.ts";
 import { DatabaseUnavailable } from "../errors.ts";
 
-export type ExportFormat = "csv" | "ndjson";
-
-export const EXPORT_FORMATS: readonly ExportFormat[] = ["csv", "ndjson"];
+export const EXPORT_FORMATS = ["csv", "ndjson"] as const;
+export type ExportFormat = typeof EXPORT_FORMATS[number];
 
 /**
  * Sessions per query. Each batch's text is garbage once sent, and V8 frees large strings only
@@ -23,9 +22,6 @@ export const EXPORT_FORMATS: readonly ExportFormat[] = ["csv", "ndjson"];
 export function exportBatchSize(db: Db): number {
   return db.kind === "pglite" ? 1000 : 250;
 }
-
-/** The fixed CSV columns before one column per question. */
-export const CSV_FIXED_COLUMNS = ["session_id", "name", "email", "started_at", "completed_at"];
 
 export interface Batch {
   /** Sessions in this batch; fewer than asked means it was the last. */
@@ -52,21 +48,13 @@ export function exportStream(
   deadlineMs: number,
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
-  // Per-stream cursor, held by this closure only.
   let after: number | null = null;
-  let started = false;
-  let finished = false;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
-      if (!started) {
-        started = true;
-        if (head) {
-          controller.enqueue(encoder.encode(head));
-          return;
-        }
-      }
-      if (finished) {
-        controller.close();
+      // The head on the first pull (not in start): no batch is read before the consumer asks.
+      if (head) {
+        controller.enqueue(encoder.encode(head));
+        head = "";
         return;
       }
       const next = await within(read(after, batch), deadlineMs);
@@ -74,13 +62,9 @@ export function exportStream(
         controller.error(new DatabaseUnavailable(new Error(`no batch within ${deadlineMs} ms`)));
         return;
       }
-      if (next.count < batch) finished = true;
-      if (next.count === 0) {
-        controller.close();
-        return;
-      }
       after = next.lastId;
-      controller.enqueue(encoder.encode(next.text));
+      if (next.count > 0) controller.enqueue(encoder.encode(next.text));
+      if (next.count < batch) controller.close();
     },
   }, { highWaterMark: 1 });
 }
@@ -112,7 +96,7 @@ export async function exportHead(
 ): Promise<string> {
   if (format === "ndjson") return "";
   const [row] = await sql<{ header: string }>`
-    select concat_ws(',', ${CSV_FIXED_COLUMNS.join(",")}::text,
+    select concat_ws(',', 'session_id,name,email,started_at,completed_at',
       (select string_agg(onda_csv_field(title), ',' order by position) from questions
        where questionnaire_id = ${questionnaireId})) as header`;
   return "\uFEFF" + row.header + "\r\n";
@@ -157,7 +141,7 @@ export function batchReader(
           '{}'::json)
       )::text || E'\n'`;
   return async (after, limit) => {
-    const rows = await sql<{ count: number; last_id: number | null; text: string }>`
+    const [found] = await sql<Batch>`
       with batch as (
         select s.id, ${line} as line
         from sessions s
@@ -166,9 +150,9 @@ export function batchReader(
         order by s.id
         limit ${limit}
       )
-      select count(*)::int as count, max(id) as last_id,
+      select count(*)::int as count, max(id) as "lastId",
         coalesce(string_agg(line, '' order by id), '') as text
       from batch`;
-    return { count: rows[0].count, lastId: rows[0].last_id, text: rows[0].text };
+    return found;
   };
 }

@@ -11,13 +11,9 @@ import type { AppContext } from "../http/router.ts";
 import { ApiError } from "../errors.ts";
 import { addressKey } from "../http/ratelimit.ts";
 
-export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
-export const LOGIN_FAILURES_PER_EMAIL = 10;
-export const LOGIN_FAILURES_PER_ADDRESS = 50;
-
-function keys(email: string, address: string) {
-  return { byEmail: `email:${email.toLowerCase()}`, byAddress: `addr:${addressKey(address)}` };
-}
+const LOGIN_WINDOW_MS = 15 * 60 * 1000;
+const LOGIN_FAILURES_PER_EMAIL = 10;
+const LOGIN_FAILURES_PER_ADDRESS = 50;
 
 /** Records the attempt; throws 429 with Retry-After when it is over either limit. */
 export async function beginLoginAttempt(
@@ -25,7 +21,8 @@ export async function beginLoginAttempt(
   email: string,
   address: string,
 ): Promise<string> {
-  const { byEmail, byAddress } = keys(email, address);
+  const byEmail = `email:${email.toLowerCase()}`;
+  const byAddress = `addr:${addressKey(address)}`;
   const now = app.clock();
   const since = new Date(now.getTime() - LOGIN_WINDOW_MS);
   const attempt = crypto.randomUUID();
@@ -35,9 +32,7 @@ export async function beginLoginAttempt(
   await app.db.sql`
     insert into login_failures (key, at, attempt)
     values (${byEmail}, ${now}, ${attempt}), (${byAddress}, ${now}, ${attempt})`;
-  const [row] = await app.db.sql<
-    { by_email: number; by_address: number; oldest: Date | null }
-  >`
+  const [row] = await app.db.sql<{ by_email: number; by_address: number; oldest: Date }>`
     select count(*) filter (where key = ${byEmail})::int as by_email,
            count(*) filter (where key = ${byAddress})::int as by_address,
            min(at) as oldest
@@ -46,14 +41,11 @@ export async function beginLoginAttempt(
     // A refused attempt checks no password, so it is not a failure of its own.
     await forgetLoginAttempt(app, attempt);
     app.metrics.count("onda_rate_limit_refusals_total", { limit: "login" });
-    const oldest = row.oldest ?? now;
-    const seconds = Math.max(
-      1,
-      Math.ceil((oldest.getTime() + LOGIN_WINDOW_MS - now.getTime()) / 1000),
-    );
+    // Until the oldest counted attempt leaves the window (this one was counted: never null).
+    const seconds = Math.ceil((row.oldest.getTime() + LOGIN_WINDOW_MS - now.getTime()) / 1000);
     throw new ApiError(429, "RATE_LIMITED", {
       message: "Too many failed logins; retry after Retry-After seconds.",
-      headers: { "Retry-After": String(seconds) },
+      headers: { "Retry-After": String(Math.max(1, seconds)) },
     });
   }
   return attempt;

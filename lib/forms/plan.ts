@@ -7,14 +7,20 @@ import type { Config } from "../config.ts";
 import type { Sql } from "../db/db.ts";
 import { ApiError } from "../errors.ts";
 
-export type Plan = "free" | "pro" | "business";
-export const PLANS: readonly Plan[] = ["free", "pro", "business"];
+export const PLANS = ["free", "pro", "business"] as const;
+export type Plan = typeof PLANS[number];
 
-/** The monthly answer limit of a plan; null = unlimited. */
+/** Every plan's monthly answer limit; null = unlimited. */
+function limits(config: Config): Record<Plan, number | null> {
+  return {
+    free: config.planFreeAnswersPerMonth,
+    pro: config.planProAnswersPerMonth,
+    business: null,
+  };
+}
+
 export function answersPerMonth(config: Config, plan: Plan): number | null {
-  if (plan === "free") return config.planFreeAnswersPerMonth;
-  if (plan === "pro") return config.planProAnswersPerMonth;
-  return null;
+  return limits(config)[plan];
 }
 
 /** First day of the calendar month (UTC) of `now`, as YYYY-MM-DD. */
@@ -31,23 +37,16 @@ export function unlimitedShard(): number {
 }
 
 /**
- * Every plan's monthly answer limit (null = unlimited) as JSON, for a statement that reads the
- * workspace's plan itself (billing can change it at any moment).
+ * Every plan's monthly answer limit as JSON, for a statement that reads the workspace's plan
+ * itself (billing can change it at any moment).
  */
 export function answerLimits(config: Config): string {
-  let limits = limitsOf.get(config);
-  if (limits === undefined) {
-    limits = JSON.stringify(Object.fromEntries(PLANS.map((p) => [p, answersPerMonth(config, p)])));
-    limitsOf.set(config, limits);
-  }
-  return limits;
+  return JSON.stringify(limits(config));
 }
 
-/** answerLimits per config (read once, never changed), as it is asked on every answer. */
-const limitsOf = new WeakMap<Config, string>();
-
 /** The 422 of an answer over the workspace's monthly limit. */
-export function monthFull(plan: Plan, limit: number): ApiError {
+export function monthFull(config: Config, plan: Plan): ApiError {
+  const limit = answersPerMonth(config, plan);
   return new ApiError(422, "UNPROCESSABLE", {
     message: `This workspace has used the ${limit} answers per month of its ${plan} plan.`,
     field: "plan.answers_per_month",

@@ -13,18 +13,14 @@ import type { Question } from "./questions.ts";
 /** How many questions are kept; past that the oldest entry makes room (a miss costs one read). */
 export const QUESTION_CACHE_ENTRIES = 10_000;
 
-export type CachedQuestion = Pick<Question, "type" | "required" | "options">;
+type CachedQuestion = Pick<Question, "type" | "required" | "options">;
 
-export interface QuestionCache {
-  /** The question with this id, or null when there is none. */
-  get(id: number): Promise<CachedQuestion | null>;
-}
-
-export function createQuestionCache(sql: Sql, maxEntries = QUESTION_CACHE_ENTRIES): QuestionCache {
+export function createQuestionCache(sql: Sql, maxEntries = QUESTION_CACHE_ENTRIES) {
   // A Map iterates in insertion order, so its first key is the oldest entry.
   const entries = new Map<number, CachedQuestion>();
   return {
-    async get(id) {
+    /** The question with this id, or null when there is none. */
+    async get(id: number): Promise<CachedQuestion | null> {
       const hit = entries.get(id);
       if (hit) return hit;
       const [row] = await sql<CachedQuestion & { state: string }>`
@@ -32,12 +28,8 @@ export function createQuestionCache(sql: Sql, maxEntries = QUESTION_CACHE_ENTRIE
         from questions qu join questionnaires q on q.id = qu.questionnaire_id
         where qu.id = ${id}`;
       if (!row) return null; // not kept: an id that does not exist yet may exist later
-      const question: CachedQuestion = {
-        type: row.type,
-        required: row.required,
-        options: row.options,
-      };
-      if (row.state !== "draft") {
+      const { state, ...question } = row;
+      if (state !== "draft") {
         if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
         entries.set(id, question);
       }

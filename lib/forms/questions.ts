@@ -1,5 +1,7 @@
-// Question types of questionnaires and the server-side validation of answers to them.
+// Question types of questionnaires, their questions as stored, and the server-side validation of
+// answers to them.
 
+import type { Sql } from "../db/db.ts";
 import { email as emailSchema, invalid } from "../http/schema.ts";
 
 export const QUESTION_TYPES = ["text", "email", "number", "choice", "rating"] as const;
@@ -18,6 +20,13 @@ export interface Question {
   type: QuestionType;
   required: boolean;
   options: string[] | null;
+}
+
+/** A questionnaire's questions in order. */
+export function questionsOf(sql: Sql, questionnaireId: string): Promise<Question[]> {
+  return sql<Question>`
+    select id, title, type, required, options from questions
+    where questionnaire_id = ${questionnaireId} order by position`;
 }
 
 /** Rules a schema cannot express: choice questions need options, and only they take them. */

@@ -2,17 +2,13 @@
 
 import { ApiError } from "../errors.ts";
 import type { Sql } from "../db/db.ts";
-import { type AppContext, type FailureRules, routeDefiner } from "../http/router.ts";
-import { createQuestionCache, type QuestionCache } from "./question_cache.ts";
+import { type AppContext, routeDefiner } from "../http/router.ts";
+import { createQuestionCache } from "./question_cache.ts";
 
-export interface FormsState {
-  /** Questions as answering them needs them (they never change once published). */
-  questions: QuestionCache;
-}
+export type FormsApp = AppContext & { forms: ReturnType<typeof createFormsState> };
 
-export type FormsApp = AppContext & { forms: FormsState };
-
-export function createFormsState(sql: Sql): FormsState {
+export function createFormsState(sql: Sql) {
+  // Questions as answering them needs them (they never change once published).
   return { questions: createQuestionCache(sql) };
 }
 
@@ -21,11 +17,19 @@ export function createFormsState(sql: Sql): FormsState {
  * the deadline with 500 INTERNAL: forms-api.md §7 gives an unavailable dependency that status,
  * and contract.md keeps 503 UNAVAILABLE for the ads data source.
  */
-export const formsRules: FailureRules = {
+export const defineFormsRoute = routeDefiner<FormsApp>({
   invalidQueryStatus: 400,
   unavailable: () =>
     new ApiError(500, "INTERNAL", { message: "Internal error; retry with exponential backoff." }),
   deadlineMs: (config) => config.databaseTimeoutMs,
-};
+});
 
-export const defineFormsRoute = routeDefiner<FormsApp>(formsRules);
+/** The 404 of what the caller cannot see (another workspace's is the same as none). */
+export function notFound(message: string, field: string | null = null): ApiError {
+  return new ApiError(404, "NOT_FOUND", { message, field });
+}
+
+/** The 409 of a request that the resource's current state refuses. */
+export function conflict(message: string, field: string | null = null): ApiError {
+  return new ApiError(409, "CONFLICT", { message, field });
+}

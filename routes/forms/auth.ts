@@ -1,22 +1,15 @@
 // Accounts: registration, login and logout with the service_token cookie, and bearer tokens
 // for scripts (contract.md §3).
 
-import {
-  clearedCookie,
-  issueToken,
-  publicAccess,
-  type Role,
-  sessionCookie,
-  user,
-} from "../../lib/forms/auth.ts";
+import { issueToken, publicAccess, ROLES, sessionCookie, user } from "../../lib/forms/auth.ts";
 import { listEnvelope, listPage, newestFirst, pageQuery } from "../../lib/http/cursor.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { storeInTransaction } from "../../lib/http/idempotency.ts";
 import { beginLoginAttempt, forgetLoginAttempt } from "../../lib/forms/login_limit.ts";
 import { hashPassword, verifyPassword } from "../../lib/forms/password.ts";
 import { json } from "../../lib/http/router.ts";
-import { defineFormsRoute } from "../../lib/forms/wing.ts";
-import type { Plan } from "../../lib/forms/plan.ts";
+import { conflict, defineFormsRoute, notFound } from "../../lib/forms/wing.ts";
+import { PLANS } from "../../lib/forms/plan.ts";
 import {
   array,
   dateTime,
@@ -38,8 +31,8 @@ const workspaceJson = named(
   object({
     id: uuid(),
     name: string({ example: "Ana Lima's workspace" }),
-    role: enumOf(["viewer", "editor", "admin", "owner"]),
-    plan: enumOf(["free", "pro", "business"]),
+    role: enumOf(ROLES),
+    plan: enumOf(PLANS),
   }, { description: "A workspace the user belongs to, with the user's role there." }),
 );
 const sessionJson = named(
@@ -71,13 +64,6 @@ const password = string({
   example: "correct horse battery staple",
 });
 
-interface WorkspaceRow {
-  id: string;
-  name: string;
-  role: Role;
-  plan: Plan;
-}
-
 const cookieHeader = {
   "Set-Cookie": "service_token (HttpOnly; SameSite=Lax; Path=/; Secure behind https)",
 };
@@ -107,39 +93,28 @@ export const routes = [
       const hash = await hashPassword(body.password);
       const now = app.clock();
       const answer = await app.db.begin(async (tx) => {
-        const [created] = await tx<{ id: string }>`
+        const [created] = await tx<{ id: string; email: string; name: string }>`
           insert into users (email, name, password_hash, created_at)
           values (${body.email}, ${body.name}, ${hash}, ${now})
           on conflict do nothing
-          returning id`;
+          returning id, email, name`;
         if (!created) return null;
-        const [workspace] = await tx<{ id: string }>`
+        const [workspace] = await tx<{ id: string; name: string; role: "owner"; plan: string }>`
           insert into workspaces (name, plan, signing_secret, created_at)
           values (${`${body.name}'s workspace`}, ${app.config.defaultPlan}, ${newSigningSecret()},
                   ${now})
-          returning id`;
+          returning id, name, 'owner' as role, plan`;
         await tx`insert into memberships (workspace_id, user_id, role, created_at)
                  values (${workspace.id}, ${created.id}, 'owner', ${now})`;
         const session = await issueToken(tx, created.id, "session", null, now);
-        const payload = {
-          user: { id: created.id, email: body.email, name: body.name },
-          workspaces: [{
-            id: workspace.id,
-            name: `${body.name}'s workspace`,
-            role: "owner",
-            plan: app.config.defaultPlan,
-          }],
-        };
+        const payload = { user: created, workspaces: [workspace] };
         const headers = { "Set-Cookie": sessionCookie(app.config.publicBaseUrl, session.token) };
         // The Idempotency-Key's answer (cookie sealed) commits with the account.
         await storeInTransaction(tx, req, 201, payload, headers);
         return { payload, headers };
       });
       if (!answer) {
-        throw new ApiError(409, "CONFLICT", {
-          message: "This e-mail address is already registered.",
-          field: "email",
-        });
+        throw conflict("This e-mail address is already registered.", "email");
       }
       return json(answer.payload, 201, answer.headers);
     },
@@ -179,7 +154,7 @@ export const routes = [
       }
       await forgetLoginAttempt(app, attempt);
       const session = await issueToken(app.db.sql, found.id, "session", null, app.clock());
-      const workspaces = await app.db.sql<WorkspaceRow>`
+      const workspaces = await app.db.sql`
         select w.id, w.name, m.role, w.plan from memberships m
         join workspaces w on w.id = m.workspace_id
         where m.user_id = ${found.id} order by m.created_at, w.id`;
@@ -203,7 +178,7 @@ export const routes = [
     handler: async ({ app, principal }) => {
       await app.db.sql`update auth_tokens set revoked_at = ${app.clock()}
                        where id = ${principal.tokenId} and revoked_at is null`;
-      return json(null, 204, { "Set-Cookie": clearedCookie(app.config.publicBaseUrl) });
+      return json(null, 204, { "Set-Cookie": sessionCookie(app.config.publicBaseUrl) });
     },
   }),
 
@@ -225,13 +200,9 @@ export const routes = [
     responses: { 201: { description: "Created.", schema: tokenJson } },
     handler: async ({ app, body, principal, req }) => {
       const answer = await app.db.begin(async (tx) => {
-        const created = await issueToken(tx, principal.userId, "api", body.name, app.clock());
-        const payload = {
-          id: created.id,
-          name: body.name,
-          token: created.token,
-          created_at: created.created_at.toISOString(),
-        };
+        const now = app.clock();
+        const { id, token } = await issueToken(tx, principal.userId, "api", body.name, now);
+        const payload = { id, name: body.name, token, created_at: now };
         // The Idempotency-Key's answer (token sealed) commits with the token.
         await storeInTransaction(tx, req, 201, payload);
         return payload;
@@ -251,6 +222,7 @@ export const routes = [
     responses: { 200: { description: "A page.", schema: listEnvelope(tokenListItem) } },
     handler: async ({ app, query, principal }) => {
       const scope = { list: "tokens", filter: { user: principal.userId } };
+      // JSON.stringify writes each Date as toISOString() does.
       const page = await listPage(
         app,
         scope,
@@ -261,11 +233,7 @@ export const routes = [
           select id, name, created_at from auth_tokens
           where user_id = ${principal.userId} and kind = 'api' and revoked_at is null ${after}
           order by created_at desc, id desc limit ${fetch}`,
-        (r) => ({
-          id: r.id,
-          name: r.name,
-          created_at: r.created_at.toISOString(),
-        }),
+        (r) => r,
       );
       return json(page);
     },
@@ -286,7 +254,7 @@ export const routes = [
         where id = ${params.id} and user_id = ${principal.userId} and kind = 'api'
           and revoked_at is null
         returning id`;
-      if (!rows.length) throw new ApiError(404, "NOT_FOUND", { message: "No such token." });
+      if (!rows.length) throw notFound("No such token.");
       return json(null, 204);
     },
   }),

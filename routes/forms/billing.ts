@@ -1,17 +1,17 @@
 // POST /api/v1/billing/checkout (start paying for a plan) and GET
 // /api/v1/billing/checkouts/{id} (its status). Owner only.
 
-import { user, type UserPrincipal } from "../../lib/forms/auth.ts";
+import { user } from "../../lib/forms/auth.ts";
 import {
   BILLING_INTERVALS,
+  CHECKOUT_COLUMNS,
   type CheckoutRow,
   findCheckout,
   PAID_PLANS,
   paymentProvider,
 } from "../../lib/forms/billing.ts";
-import { ApiError } from "../../lib/errors.ts";
 import { json } from "../../lib/http/router.ts";
-import { defineFormsRoute } from "../../lib/forms/wing.ts";
+import { conflict, defineFormsRoute, notFound } from "../../lib/forms/wing.ts";
 import { dateTime, enumOf, named, nullable, object, string, uuid } from "../../lib/http/schema.ts";
 
 const checkoutBody = named(
@@ -81,20 +81,16 @@ export const routes = [
       },
     },
     handler: async ({ app, body, principal }) => {
-      const p = principal as UserPrincipal;
       const [workspace] = await app.db.sql<{ plan: string }>`
-        select plan from workspaces where id = ${p.workspaceId}`;
+        select plan from workspaces where id = ${principal.workspaceId}`;
       if (workspace?.plan === body.plan) {
-        throw new ApiError(409, "CONFLICT", {
-          message: `This workspace is already on the ${body.plan} plan.`,
-          field: "plan",
-        });
+        throw conflict(`This workspace is already on the ${body.plan} plan.`, "plan");
       }
       const provider = paymentProvider(app.config);
       const id = crypto.randomUUID();
       const started = await provider.startCheckout({
         id,
-        workspaceId: p.workspaceId,
+        workspaceId: principal.workspaceId,
         plan: body.plan,
         interval: body.interval,
       });
@@ -102,13 +98,10 @@ export const routes = [
         insert into billing_checkouts
           (id, workspace_id, created_by, plan, billing_interval, provider, provider_ref,
            checkout_url, created_at)
-        values (${id}, ${p.workspaceId}, ${p.userId}, ${body.plan}, ${body.interval},
+        values (${id}, ${principal.workspaceId}, ${principal.userId}, ${body.plan}, ${body.interval},
           ${provider.name}, ${started.reference}, ${started.url}, ${app.clock()})
-        returning id, workspace_id, plan, billing_interval, provider, checkout_url, status,
-          created_at, completed_at`;
-      return json(present(row), 201, {
-        Location: `/api/v1/billing/checkouts/${row.id}`,
-      });
+        returning ${CHECKOUT_COLUMNS}`;
+      return json(present(row), 201, { Location: `/api/v1/billing/checkouts/${row.id}` });
     },
   }),
   defineFormsRoute({
@@ -123,9 +116,8 @@ export const routes = [
     cors: "workspace",
     responses: { 200: { description: "The checkout.", schema: checkoutSchema } },
     handler: async ({ app, params, principal }) => {
-      const p = principal as UserPrincipal;
-      const row = await findCheckout(app.db.sql, params.id, p.workspaceId);
-      if (!row) throw new ApiError(404, "NOT_FOUND", { message: "No such checkout." });
+      const row = await findCheckout(app.db.sql, params.id, principal.workspaceId);
+      if (!row) throw notFound("No such checkout.");
       return json(present(row));
     },
   }),

@@ -2,24 +2,23 @@
 // sees a questionnaire working in the browser right after `deno task demo`).
 
 import { EMBED_SCRIPT } from "../../lib/forms/embed_script.ts";
+import { sha256Hex } from "../../lib/encoding.ts";
 import { defineRoute, noAuth } from "../../lib/http/router.ts";
 import { string } from "../../lib/http/schema.ts";
 
-const SCRIPT_BYTES = new TextEncoder().encode(EMBED_SCRIPT);
 // A strong validator of the exact bytes served; computed once, never changes while running.
-const SCRIPT_ETAG = `"${
-  Array.from(
-    new Uint8Array(await crypto.subtle.digest("SHA-256", SCRIPT_BYTES)),
-    (b) => b.toString(16).padStart(2, "0"),
-  ).join("").slice(0, 32)
-}"`;
+const SCRIPT_ETAG = `"${sha256Hex(EMBED_SCRIPT).slice(0, 32)}"`;
 
 /** Short enough to revalidate soon after a release, long enough to spare busy host pages. */
 const SCRIPT_CACHE = "public, max-age=300";
 
 /** The try page's policy: its scripts and requests only from this origin, no framing. */
-const TRY_CSP = "default-src 'none'; script-src 'self'; connect-src 'self'; " +
-  "style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const TRY_HEADERS = {
+  "Content-Security-Policy": "default-src 'none'; script-src 'self'; connect-src 'self'; " +
+    "style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  "Referrer-Policy": "no-referrer",
+  "X-Frame-Options": "DENY",
+};
 
 /** Slugs the page accepts; anything else is 404 before any HTML is produced. */
 const SLUG = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -78,7 +77,7 @@ export const routes = [
       if (etagMatches(req.headers.get("if-none-match"))) {
         return new Response(null, { status: 304, headers });
       }
-      return new Response(SCRIPT_BYTES, { status: 200, headers });
+      return new Response(EMBED_SCRIPT, { status: 200, headers });
     },
   }),
   defineRoute({
@@ -104,11 +103,7 @@ export const routes = [
         example: '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n' +
           "<title>Try questionnaire customer-feedback</title>\n</head>\n<body>\n...\n" +
           "</body>\n</html>\n",
-        headers: {
-          "Content-Security-Policy": TRY_CSP,
-          "Referrer-Policy": "no-referrer",
-          "X-Frame-Options": "DENY",
-        },
+        headers: TRY_HEADERS,
       },
       404: {
         description: "Not a slug (1 to 128 letters, digits, dots, underscores or hyphens, " +
@@ -137,9 +132,7 @@ export const routes = [
         headers: {
           "Content-Type": "text/html; charset=utf-8",
           "Cache-Control": "no-store",
-          "Content-Security-Policy": TRY_CSP,
-          "Referrer-Policy": "no-referrer",
-          "X-Frame-Options": "DENY",
+          ...TRY_HEADERS,
         },
       });
     },

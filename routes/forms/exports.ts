@@ -1,9 +1,8 @@
 // Data exports of a questionnaire's sessions and answers: create (admin+), status, and a
 // download that streams from the database to the response (lib/forms/export.ts).
 
-import { user, type UserPrincipal } from "../../lib/forms/auth.ts";
+import { user } from "../../lib/forms/auth.ts";
 import type { Sql } from "../../lib/db/db.ts";
-import { ApiError } from "../../lib/errors.ts";
 import {
   batchReader,
   EXPORT_FORMATS,
@@ -14,7 +13,7 @@ import {
   refreshStatistics,
 } from "../../lib/forms/export.ts";
 import { json } from "../../lib/http/router.ts";
-import { defineFormsRoute } from "../../lib/forms/wing.ts";
+import { defineFormsRoute, notFound } from "../../lib/forms/wing.ts";
 import { dateTime, enumOf, int, named, object, string, uuid } from "../../lib/http/schema.ts";
 
 interface ExportRow {
@@ -43,6 +42,10 @@ const exportSchema = named(
   }),
 );
 
+const CONTENT_TYPES = {
+  csv: "text/csv; charset=utf-8; header=present",
+  ndjson: "application/x-ndjson; charset=utf-8",
+};
 const CSV_EXAMPLE =
   "\uFEFFsession_id,name,email,started_at,completed_at,How did you hear about us?\r\n" +
   "4503599627370497,Ana Lima,ana@example.com,2026-11-20T08:15:30Z,2026-11-20T08:16:02Z,Radio\r\n";
@@ -64,7 +67,7 @@ async function findExport(sql: Sql, id: string, workspaceId: string): Promise<Ex
     select e.id, e.questionnaire_id, q.slug, e.format, e.as_of, e.created_at
     from exports e join questionnaires q on q.id = e.questionnaire_id
     where e.id = ${id} and e.workspace_id = ${workspaceId} and q.state <> 'deleted'`;
-  if (!row) throw new ApiError(404, "NOT_FOUND", { message: "No such export." });
+  if (!row) throw notFound("No such export.");
   return row;
 }
 
@@ -112,24 +115,18 @@ export const routes = [
       },
     },
     handler: async ({ app, body, principal }) => {
-      const p = principal as UserPrincipal;
       const now = app.clock();
       const [row] = await app.db.sql<Omit<ExportRow, "slug">>`
         insert into exports (workspace_id, questionnaire_id, created_by, format, as_of, created_at)
-        select q.workspace_id, q.id, ${p.userId}, ${body.format}, ${now}, ${now}
+        select q.workspace_id, q.id, ${principal.userId}, ${body.format}, ${now}, ${now}
         from questionnaires q
-        where q.id = ${body.questionnaire_id} and q.workspace_id = ${p.workspaceId}
+        where q.id = ${body.questionnaire_id} and q.workspace_id = ${principal.workspaceId}
           and q.state <> 'deleted'
         returning id, questionnaire_id, format, as_of, created_at`;
       if (!row) {
-        throw new ApiError(404, "NOT_FOUND", {
-          message: "No such questionnaire.",
-          field: "questionnaire_id",
-        });
+        throw notFound("No such questionnaire.", "questionnaire_id");
       }
-      return json(await present(app.db.sql, row), 202, {
-        Location: `/api/v1/exports/${row.id}`,
-      });
+      return json(await present(app.db.sql, row), 202, { Location: `/api/v1/exports/${row.id}` });
     },
   }),
   defineFormsRoute({
@@ -143,9 +140,8 @@ export const routes = [
     cors: "workspace",
     responses: { 200: { description: "The export.", schema: exportSchema } },
     handler: async ({ app, params, principal }) => {
-      const p = principal as UserPrincipal;
       return json(
-        await present(app.db.sql, await findExport(app.db.sql, params.id, p.workspaceId)),
+        await present(app.db.sql, await findExport(app.db.sql, params.id, principal.workspaceId)),
       );
     },
   }),
@@ -170,8 +166,8 @@ export const routes = [
       200: {
         description: "The file, in the export's format.",
         content: {
-          "text/csv; charset=utf-8; header=present": { example: CSV_EXAMPLE },
-          "application/x-ndjson; charset=utf-8": { example: NDJSON_EXAMPLE },
+          [CONTENT_TYPES.csv]: { example: CSV_EXAMPLE },
+          [CONTENT_TYPES.ndjson]: { example: NDJSON_EXAMPLE },
         },
         headers: {
           "Content-Disposition": 'attachment; filename="<slug>-<as_of date>.csv" (or .ndjson)',
@@ -179,8 +175,7 @@ export const routes = [
       },
     },
     handler: async ({ app, params, principal }) => {
-      const p = principal as UserPrincipal;
-      const row = await findExport(app.db.sql, params.id, p.workspaceId);
+      const row = await findExport(app.db.sql, params.id, principal.workspaceId);
       await refreshStatistics(app.db, row.questionnaire_id);
       const stream = exportStream(
         await exportHead(app.db.sql, row.format, row.questionnaire_id),
@@ -188,17 +183,13 @@ export const routes = [
         exportBatchSize(app.db),
         app.config.databaseTimeoutMs,
       );
-      const extension = row.format === "csv" ? "csv" : "ndjson";
-      const filename = `${row.slug}-${iso(row.as_of).slice(0, 10)}.${extension}`.replace(
-        /[^A-Za-z0-9._-]/g,
-        "_",
-      );
+      // Only characters that are safe in any file system and in the quoted header value.
+      const filename = `${row.slug}-${iso(row.as_of).slice(0, 10)}.${row.format}`
+        .replace(/[^A-Za-z0-9._-]/g, "_");
       return new Response(stream, {
         status: 200,
         headers: {
-          "Content-Type": row.format === "csv"
-            ? "text/csv; charset=utf-8; header=present"
-            : "application/x-ndjson; charset=utf-8",
+          "Content-Type": CONTENT_TYPES[row.format],
           "Content-Disposition": `attachment; filename="${filename}"`,
           "Cache-Control": "no-store",
         },

@@ -18,16 +18,15 @@ import {
 } from "../../lib/http/idempotency.ts";
 import {
   answerLimits,
-  answersPerMonth,
   monthFull,
   monthOf,
   type Plan,
   unlimitedShard,
 } from "../../lib/forms/plan.ts";
-import { checkAnswer, type Question } from "../../lib/forms/questions.ts";
+import { checkAnswer, questionsOf } from "../../lib/forms/questions.ts";
 import { progressSchema, questionSchema } from "../../lib/forms/schemas.ts";
 import { json, jsonText } from "../../lib/http/router.ts";
-import { defineFormsRoute } from "../../lib/forms/wing.ts";
+import { conflict, defineFormsRoute, notFound } from "../../lib/forms/wing.ts";
 import { array, boolean, email, int, named, object, string } from "../../lib/http/schema.ts";
 
 /** loaded_at may lie this far in the future (client clock skew) ... */
@@ -64,15 +63,8 @@ function randomSessionId(): number {
   return (high & 0x1fffff) * 2 ** 32 + low || 1;
 }
 
-function notFound(): ApiError {
-  return new ApiError(404, "NOT_FOUND", { message: "No published questionnaire has this slug." });
-}
-
 function noSuchQuestion(): ApiError {
-  return new ApiError(404, "NOT_FOUND", {
-    message: "This questionnaire has no such question.",
-    field: "questionId",
-  });
+  return notFound("This questionnaire has no such question.", "questionId");
 }
 
 export const routes = [
@@ -90,11 +82,12 @@ export const routes = [
     handler: async ({ app, params }) => {
       const [row] = await app.db.sql<{ id: string; title: string; slug: string }>`
         select id, title, slug from questionnaires where slug = ${params.slug} and state = 'published'`;
-      if (!row) throw notFound();
-      const questions = await app.db.sql<Question>`
-        select id, title, type, required, options from questions
-        where questionnaire_id = ${row.id} order by position`;
-      return json({ title: row.title, slug: row.slug, questions });
+      if (!row) throw notFound("No published questionnaire has this slug.");
+      return json({
+        title: row.title,
+        slug: row.slug,
+        questions: await questionsOf(app.db.sql, row.id),
+      });
     },
   }),
 
@@ -174,7 +167,7 @@ export const routes = [
           continue;
         }
         enforceCounted(ctx, principal, row);
-        if (!row.started) throw notFound();
+        if (!row.started) throw notFound("No published questionnaire has this slug.");
         recordCommitted(req);
         return json(answer, 201);
       }
@@ -249,37 +242,30 @@ export const routes = [
         const code = (err as { code?: string })?.code;
         if (code === "OD001" || code === "OD002") await countRolledBack(ctx, principal);
         if (code === "OD002") {
-          const plan = (err as { detail?: string }).detail as Plan;
-          throw monthFull(plan, answersPerMonth(app.config, plan)!);
+          throw monthFull(app.config, (err as { detail?: string }).detail as Plan);
         }
         if (code === "OD001") throw keyTaken();
         throw err;
       }
       enforceCounted(ctx, principal, row);
-      const { outcome, body: answer } = row;
-      switch (outcome) {
+      switch (row.outcome) {
         case "ok":
           recordCommitted(req);
-          return jsonText(answer, 201);
+          return jsonText(row.body, 201);
         case "no_session":
-          throw new ApiError(404, "NOT_FOUND", { message: "No such session." });
+          throw notFound("No such session.");
         case "completed":
-          throw new ApiError(409, "CONFLICT", { message: "This session is already completed." });
+          throw conflict("This session is already completed.");
         case "closed":
-          throw new ApiError(409, "CONFLICT", {
-            message: "This questionnaire no longer accepts answers.",
-          });
+          throw conflict("This questionnaire no longer accepts answers.");
         case "no_question":
           throw noSuchQuestion();
         case "answered":
-          throw new ApiError(409, "CONFLICT", {
-            message: "This question is already answered.",
-            field: "questionId",
-          });
+          throw conflict("This question is already answered.", "questionId");
         case "invalid":
           throw invalid ?? noSuchQuestion();
       }
-      throw new Error(`onda_record_answer: unexpected outcome ${outcome}`);
+      throw new Error(`onda_record_answer: unexpected outcome ${row.outcome}`);
     },
   }),
 ];

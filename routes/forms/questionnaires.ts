@@ -4,17 +4,17 @@
 import { user, type UserPrincipal } from "../../lib/forms/auth.ts";
 import { listEnvelope, listPage, newestFirst, pageQuery } from "../../lib/http/cursor.ts";
 import { empty, frag, type Sql } from "../../lib/db/db.ts";
-import { ApiError } from "../../lib/errors.ts";
 import { storeInTransaction } from "../../lib/http/idempotency.ts";
 import {
   checkQuestions,
   type Question,
   QUESTION_TYPES,
   type QuestionInput,
+  questionsOf,
 } from "../../lib/forms/questions.ts";
 import { questionOption, questionSchema, questionTitle } from "../../lib/forms/schemas.ts";
 import { json } from "../../lib/http/router.ts";
-import { defineFormsRoute } from "../../lib/forms/wing.ts";
+import { conflict, defineFormsRoute, notFound } from "../../lib/forms/wing.ts";
 import {
   array,
   boolean,
@@ -84,24 +84,11 @@ interface Row {
   state: State;
   question_count: number;
   created_at: Date;
-  updated_at: Date;
-  published_at: Date | null;
-  closed_at: Date | null;
 }
 
-function summary(row: Row) {
-  return {
-    id: row.id,
-    title: row.title,
-    slug: row.slug,
-    state: row.state,
-    question_count: row.question_count,
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
-    published_at: row.published_at?.toISOString() ?? null,
-    closed_at: row.closed_at?.toISOString() ?? null,
-  };
-}
+/** The columns of a questionnaire as the API shows it (JSON writes each Date as ISO 8601). */
+const COLUMNS = frag`id, title, slug, state, question_count, created_at, updated_at,
+  published_at, closed_at`;
 
 /** A slug from the title plus a random suffix, so two forms with one title never collide. */
 function slugFrom(title: string): string {
@@ -112,37 +99,26 @@ function slugFrom(title: string): string {
   return `${base}-${suffix}`;
 }
 
+/** The questions as stored, in order (their ids are new ones). */
 async function insertQuestions(tx: Sql, questionnaireId: string, questions: QuestionInput[]) {
   if (!questions.length) return [];
-  const rows = await tx<Question & { position: number }>`
-    insert into questions (questionnaire_id, position, title, type, required, options)
-    select ${questionnaireId}, e.ordinality, e.value->>'title', e.value->>'type',
-           (e.value->>'required')::boolean, e.value->'options'
-    from jsonb_array_elements(${JSON.stringify(questions)}::jsonb) with ordinality as e
-    returning id, position, title, type, required, options`;
-  return rows.sort((a, b) => a.position - b.position).map(questionOut);
-}
-
-function questionOut(q: Question) {
-  return { id: q.id, title: q.title, type: q.type, required: q.required, options: q.options };
-}
-
-async function loadQuestions(sql: Sql, questionnaireId: string) {
-  const rows = await sql<Question>`
-    select id, title, type, required, options from questions
-    where questionnaire_id = ${questionnaireId} order by position`;
-  return rows.map(questionOut);
+  return await tx<Question>`
+    with added as (
+      insert into questions (questionnaire_id, position, title, type, required, options)
+      select ${questionnaireId}, e.ordinality, e.value->>'title', e.value->>'type',
+             (e.value->>'required')::boolean, e.value->'options'
+      from jsonb_array_elements(${JSON.stringify(questions)}::jsonb) with ordinality as e
+      returning id, position, title, type, required, options)
+    select id, title, type, required, options from added order by position`;
 }
 
 /** The workspace's questionnaire, locked; another workspace's or a deleted one is 404. */
 async function lockOwn(tx: Sql, principal: UserPrincipal, id: string, allowDeleted = false) {
   const [row] = await tx<Row>`
-    select * from questionnaires
+    select ${COLUMNS} from questionnaires
     where id = ${id} and workspace_id = ${principal.workspaceId}
     for update`;
-  if (!row || (row.state === "deleted" && !allowDeleted)) {
-    throw new ApiError(404, "NOT_FOUND", { message: "No such questionnaire." });
-  }
+  if (!row || (row.state === "deleted" && !allowDeleted)) throw notFound("No such questionnaire.");
   return row;
 }
 
@@ -189,15 +165,9 @@ export const routes = [
           values (${principal.workspaceId}, ${body.title}, ${body.slug ?? slugFrom(body.title)},
                   ${body.questions.length}, ${now}, ${now})
           on conflict (slug) do nothing
-          returning *`;
-        if (!row) {
-          throw new ApiError(409, "CONFLICT", {
-            message: "This slug is already taken.",
-            field: "slug",
-          });
-        }
-        const questions = await insertQuestions(tx, row.id, body.questions);
-        const answer = { ...summary(row), questions };
+          returning ${COLUMNS}`;
+        if (!row) throw conflict("This slug is already taken.", "slug");
+        const answer = { ...row, questions: await insertQuestions(tx, row.id, body.questions) };
         // The Idempotency-Key's answer commits with the questionnaire (lib/http/idempotency.ts).
         await storeInTransaction(tx, req, 201, answer);
         return answer;
@@ -225,10 +195,10 @@ export const routes = [
       };
       const page = await listPage(app, scope, query, newestFirst, (after, fetch) =>
         app.db.sql<Row>`
-          select * from questionnaires
+          select ${COLUMNS} from questionnaires
           where workspace_id = ${principal.workspaceId} and state <> 'deleted'
           ${query.state ? frag`and state = ${query.state}` : empty} ${after}
-          order by created_at desc, id desc limit ${fetch}`, summary);
+          order by created_at desc, id desc limit ${fetch}`, (r) => r);
       return json(page);
     },
   }),
@@ -245,11 +215,11 @@ export const routes = [
     responses: { 200: { description: "The questionnaire.", schema: questionnaireJson } },
     handler: async ({ app, params, principal }) => {
       const [row] = await app.db.sql<Row>`
-        select * from questionnaires
+        select ${COLUMNS} from questionnaires
         where id = ${params.id} and workspace_id = ${principal.workspaceId}
           and state <> 'deleted'`;
-      if (!row) throw new ApiError(404, "NOT_FOUND", { message: "No such questionnaire." });
-      return json({ ...summary(row), questions: await loadQuestions(app.db.sql, row.id) });
+      if (!row) throw notFound("No such questionnaire.");
+      return json({ ...row, questions: await questionsOf(app.db.sql, row.id) });
     },
   }),
 
@@ -275,48 +245,31 @@ export const routes = [
     errors: [409],
     handler: async ({ app, body, params, principal }) => {
       if (body.questions) checkQuestions(body.questions);
-      const result = await app.db.begin(async (tx) => {
+      const changed = await app.db.begin(async (tx) => {
         const current = await lockOwn(tx, principal, params.id);
         if (current.state !== "draft") {
-          throw new ApiError(409, "CONFLICT", {
-            message: `A ${current.state} questionnaire cannot change.`,
-            field: "state",
-          });
-        }
-        if (body.slug && body.slug !== current.slug) {
-          const taken = await tx`select 1 from questionnaires where slug = ${body.slug}`;
-          if (taken.length) {
-            throw new ApiError(409, "CONFLICT", {
-              message: "This slug is already taken.",
-              field: "slug",
-            });
-          }
+          throw conflict(`A ${current.state} questionnaire cannot change.`, "state");
         }
         let questions;
         if (body.questions) {
           await tx`delete from questions where questionnaire_id = ${current.id}`;
           questions = await insertQuestions(tx, current.id, body.questions);
         } else {
-          questions = await loadQuestions(tx, current.id);
+          questions = await questionsOf(tx, current.id);
         }
+        // The unique index on slug decides whether it is taken, even by a concurrent request.
         const [row] = await tx<Row>`
           update questionnaires
           set title = ${body.title ?? current.title}, slug = ${body.slug ?? current.slug},
               question_count = ${questions.length}, updated_at = ${app.clock()}
           where id = ${current.id}
-          returning *`.catch((err) => {
-          // Another request took the slug between the check and this update.
-          if ((err as { code?: string })?.code === "23505") {
-            throw new ApiError(409, "CONFLICT", {
-              message: "This slug is already taken.",
-              field: "slug",
-            });
-          }
+          returning ${COLUMNS}`.catch((err) => {
+          if (err?.code === "23505") throw conflict("This slug is already taken.", "slug");
           throw err;
         });
-        return { row, questions };
+        return { ...row, questions };
       });
-      return json({ ...summary(result.row), questions: result.questions });
+      return json(changed);
     },
   }),
 
@@ -337,30 +290,21 @@ export const routes = [
       const row = await app.db.begin(async (tx) => {
         const current = await lockOwn(tx, principal, params.id, true);
         if (current.state === "deleted") {
-          throw new ApiError(409, "CONFLICT", {
-            message: "A deleted questionnaire cannot be published.",
-            field: "state",
-          });
+          throw conflict("A deleted questionnaire cannot be published.", "state");
         }
         if (current.state !== "draft") {
-          throw new ApiError(409, "CONFLICT", {
-            message: `A ${current.state} questionnaire cannot be published again.`,
-            field: "state",
-          });
+          throw conflict(`A ${current.state} questionnaire cannot be published again.`, "state");
         }
         if (current.question_count === 0) {
-          throw new ApiError(409, "CONFLICT", {
-            message: "Add at least one question before publishing.",
-            field: "questions",
-          });
+          throw conflict("Add at least one question before publishing.", "questions");
         }
         const now = app.clock();
-        const [updated] = await tx<Row>`
+        const [updated] = await tx`
           update questionnaires set state = 'published', published_at = ${now}, updated_at = ${now}
-          where id = ${current.id} returning *`;
+          where id = ${current.id} returning ${COLUMNS}`;
         return updated;
       });
-      return json(summary(row));
+      return json(row);
     },
   }),
 
@@ -380,18 +324,15 @@ export const routes = [
       const row = await app.db.begin(async (tx) => {
         const current = await lockOwn(tx, principal, params.id);
         if (current.state !== "published") {
-          throw new ApiError(409, "CONFLICT", {
-            message: `A ${current.state} questionnaire cannot be closed.`,
-            field: "state",
-          });
+          throw conflict(`A ${current.state} questionnaire cannot be closed.`, "state");
         }
         const now = app.clock();
-        const [updated] = await tx<Row>`
+        const [updated] = await tx`
           update questionnaires set state = 'closed', closed_at = ${now}, updated_at = ${now}
-          where id = ${current.id} returning *`;
+          where id = ${current.id} returning ${COLUMNS}`;
         return updated;
       });
-      return json(summary(row));
+      return json(row);
     },
   }),
 
@@ -412,7 +353,7 @@ export const routes = [
         update questionnaires set state = 'deleted', deleted_at = ${now}, updated_at = ${now}
         where id = ${params.id} and workspace_id = ${principal.workspaceId} and state <> 'deleted'
         returning id`;
-      if (!rows.length) throw new ApiError(404, "NOT_FOUND", { message: "No such questionnaire." });
+      if (!rows.length) throw notFound("No such questionnaire.");
       return json(null, 204);
     },
   }),

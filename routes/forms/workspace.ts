@@ -1,13 +1,19 @@
 // The workspace of the request: its settings (name, allowed origins), plan usage and members
 // with their roles (contract.md §3).
 
-import { type Role, roleAtLeast, ROLES, user, type UserPrincipal } from "../../lib/forms/auth.ts";
+import { type Role, ROLES, user, type UserPrincipal } from "../../lib/forms/auth.ts";
 import { listEnvelope, type ListOrder, listPage, pageQuery } from "../../lib/http/cursor.ts";
 import { frag, type Sql } from "../../lib/db/db.ts";
 import { ApiError } from "../../lib/errors.ts";
-import { answersPerMonth, answersThisMonth, monthOf, type Plan } from "../../lib/forms/plan.ts";
+import {
+  answersPerMonth,
+  answersThisMonth,
+  monthOf,
+  type Plan,
+  PLANS,
+} from "../../lib/forms/plan.ts";
 import { type AppContext, json } from "../../lib/http/router.ts";
-import { defineFormsRoute } from "../../lib/forms/wing.ts";
+import { conflict, defineFormsRoute, notFound } from "../../lib/forms/wing.ts";
 import {
   array,
   date,
@@ -41,7 +47,7 @@ const workspaceJson = named(
     name: string({ example: "Ana Lima's workspace" }),
     role,
     allowed_origins: array(string({ example: "https://www.example.com" })),
-    plan: enumOf(["free", "pro", "business"]),
+    plan: enumOf(PLANS),
     usage: object({
       month: date("First day of the calendar month (UTC)."),
       answers: int({ min: 0, example: 120 }),
@@ -68,13 +74,9 @@ interface MemberRow {
   created_at: Date;
 }
 
-function memberOut(row: MemberRow) {
-  return { ...row, created_at: row.created_at.toISOString() };
-}
-
 /** Only an owner may grant, change or remove the owner role. */
 function checkOwnerRule(principal: UserPrincipal, ...roles: (Role | null)[]) {
-  if (roles.includes("owner") && !roleAtLeast(principal.role, "owner")) {
+  if (roles.includes("owner") && principal.role !== "owner") {
     throw new ApiError(403, "FORBIDDEN", {
       message: "Only an owner can grant, change or remove an owner.",
     });
@@ -85,44 +87,34 @@ function checkOwnerRule(principal: UserPrincipal, ...roles: (Role | null)[]) {
  * Locks the member `userId` and every owner of the workspace, in one statement and in user_id
  * order: two owners demoting or removing each other at once then wait for one another instead
  * of deadlocking (each locking its target first, then the owners, did), and the owners read
- * here stay owners until commit. Answers the member's role and how many other owners remain.
+ * here stay owners until commit. Then checks that the member's role may become `role` (null:
+ * the member is removed): only an owner touches an owner, and a workspace keeps an owner.
  */
-async function lockMember(tx: Sql, workspaceId: string, userId: string) {
+async function lockMemberChange(
+  tx: Sql,
+  principal: UserPrincipal,
+  userId: string,
+  role: Role | null,
+) {
   const rows = await tx<{ user_id: string; role: Role }>`
     select user_id, role from memberships
-    where workspace_id = ${workspaceId} and (user_id = ${userId} or role = 'owner')
+    where workspace_id = ${principal.workspaceId} and (user_id = ${userId} or role = 'owner')
     order by user_id for update`;
   const current = rows.find((r) => r.user_id === userId);
-  if (!current) throw new ApiError(404, "NOT_FOUND", { message: "No such member." });
-  const otherOwners = rows.filter((r) => r.role === "owner" && r.user_id !== userId).length;
-  return { role: current.role, otherOwners };
-}
-
-/** A workspace always keeps an owner. */
-function checkNotLastOwner(otherOwners: number) {
-  if (otherOwners === 0) {
-    throw new ApiError(409, "CONFLICT", {
-      message: "A workspace must keep at least one owner.",
-      field: "role",
-    });
+  if (!current) throw notFound("No such member.");
+  checkOwnerRule(principal, current.role, role);
+  const otherOwner = rows.some((r) => r.role === "owner" && r.user_id !== userId);
+  if (current.role === "owner" && role !== "owner" && !otherOwner) {
+    throw conflict("A workspace must keep at least one owner.", "role");
   }
 }
 
-interface WorkspaceRow {
-  id: string;
-  name: string;
-  plan: Plan;
-  allowed_origins: string[];
-}
-
 /** The workspace as GET and PATCH answer it, with this month's usage against the plan. */
-async function workspaceOut(app: AppContext, role: string, row: WorkspaceRow, now: Date) {
+async function workspaceOut(app: AppContext, role: Role, row: { id: string; plan: Plan }) {
+  const now = app.clock();
   return {
-    id: row.id,
-    name: row.name,
+    ...row,
     role,
-    allowed_origins: row.allowed_origins,
-    plan: row.plan,
     usage: {
       month: monthOf(now),
       answers: await answersThisMonth(app.db.sql, row.id, now),
@@ -143,10 +135,9 @@ export const routes = [
     cors: "workspace",
     responses: { 200: { description: "The workspace.", schema: workspaceJson } },
     handler: async ({ app, principal }) => {
-      const now = app.clock();
-      const [row] = await app.db.sql<WorkspaceRow>`
+      const [row] = await app.db.sql<{ id: string; plan: Plan }>`
         select id, name, plan, allowed_origins from workspaces where id = ${principal.workspaceId}`;
-      return json(await workspaceOut(app, principal.role, row, now));
+      return json(await workspaceOut(app, principal.role, row));
     },
   }),
 
@@ -168,15 +159,14 @@ export const routes = [
     ),
     responses: { 200: { description: "The workspace.", schema: workspaceJson } },
     handler: async ({ app, body, principal }) => {
-      const now = app.clock();
       const origins = body.allowed_origins ? [...new Set(body.allowed_origins)] : null;
-      const [row] = await app.db.sql<WorkspaceRow>`
+      const [row] = await app.db.sql<{ id: string; plan: Plan }>`
         update workspaces
         set name = coalesce(${body.name ?? null}, name),
             allowed_origins = coalesce(${origins}::text[], allowed_origins)
         where id = ${principal.workspaceId}
         returning id, name, plan, allowed_origins`;
-      return json(await workspaceOut(app, principal.role, row, now));
+      return json(await workspaceOut(app, principal.role, row));
     },
   }),
 
@@ -202,7 +192,7 @@ export const routes = [
           select m.user_id, u.email, u.name, m.role, m.created_at
           from memberships m join users u on u.id = m.user_id
           where m.workspace_id = ${principal.workspaceId} ${after}
-          order by m.created_at, m.user_id limit ${fetch}`, memberOut);
+          order by m.created_at, m.user_id limit ${fetch}`, (r) => r);
       return json(page);
     },
   }),
@@ -225,10 +215,7 @@ export const routes = [
       const [found] = await app.db.sql<{ id: string }>`
         select id from users where lower(email) = lower(${body.email})`;
       if (!found) {
-        throw new ApiError(404, "NOT_FOUND", {
-          message: "No user has this e-mail address.",
-          field: "email",
-        });
+        throw notFound("No user has this e-mail address.", "email");
       }
       const [row] = await app.db.sql<MemberRow>`
         with added as (
@@ -240,12 +227,9 @@ export const routes = [
         select a.user_id, u.email, u.name, a.role, a.created_at
         from added a join users u on u.id = a.user_id`;
       if (!row) {
-        throw new ApiError(409, "CONFLICT", {
-          message: "This user is already a member.",
-          field: "email",
-        });
+        throw conflict("This user is already a member.", "email");
       }
-      return json(memberOut(row), 201);
+      return json(row, 201);
     },
   }),
 
@@ -264,11 +248,7 @@ export const routes = [
     errors: [409],
     handler: async ({ app, body, params, principal }) => {
       const row = await app.db.begin(async (tx) => {
-        const current = await lockMember(tx, principal.workspaceId, params.userId);
-        checkOwnerRule(principal, current.role, body.role);
-        if (current.role === "owner" && body.role !== "owner") {
-          checkNotLastOwner(current.otherOwners);
-        }
+        await lockMemberChange(tx, principal, params.userId, body.role);
         const [changed] = await tx<MemberRow>`
           update memberships m set role = ${body.role} from users u
           where m.workspace_id = ${principal.workspaceId} and m.user_id = ${params.userId}
@@ -276,7 +256,7 @@ export const routes = [
           returning m.user_id, u.email, u.name, m.role, m.created_at`;
         return changed;
       });
-      return json(memberOut(row));
+      return json(row);
     },
   }),
 
@@ -294,9 +274,7 @@ export const routes = [
     errors: [409],
     handler: async ({ app, params, principal }) => {
       await app.db.begin(async (tx) => {
-        const current = await lockMember(tx, principal.workspaceId, params.userId);
-        checkOwnerRule(principal, current.role);
-        if (current.role === "owner") checkNotLastOwner(current.otherOwners);
+        await lockMemberChange(tx, principal, params.userId, null);
         await tx`delete from memberships
                  where workspace_id = ${principal.workspaceId} and user_id = ${params.userId}`;
       });
