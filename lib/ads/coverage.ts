@@ -12,7 +12,10 @@ export interface StationCoverage {
   /** The first and last captured instants in the period; null when nothing was captured. */
   firstUs: number | null;
   lastUs: number | null;
-  /** [end of a run, start of the next] for each gap longer than the threshold between runs. */
+  /**
+   * [from, to] of each stretch without captures longer than the threshold: between runs, and
+   * from the period's start to the first capture and from the last capture to its end.
+   */
   gaps: [number, number][];
 }
 
@@ -82,6 +85,12 @@ export function coverageOf(
           snapshots.add(station.snapshots[j]);
         }
       }
+    }
+    if ((figures.firstUs ?? untilUs) - sinceUs > gapUs) {
+      figures.gaps.unshift([sinceUs, figures.firstUs ?? untilUs]);
+    }
+    if (figures.lastUs !== null && untilUs - figures.lastUs > gapUs) {
+      figures.gaps.push([figures.lastUs, untilUs]);
     }
     result.push(figures);
   }

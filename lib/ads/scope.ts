@@ -10,17 +10,9 @@ import type { AdsPrincipal } from "./apikey.ts";
 import { frag, type Fragment, join, type Sql } from "../db/db.ts";
 import { ApiError } from "../errors.ts";
 import type { FigureIndex, StationFigures } from "./figure_index.ts";
-import {
-  ceilDay,
-  DAY_MS,
-  effectivePeriod,
-  floorDay,
-  isoUtc,
-  type Period,
-  requestedPeriod,
-} from "./period.ts";
+import { DAY_MS, effectivePeriod, isoUtc, type Period, requestedPeriod } from "./period.ts";
 
-export interface ScopeQuery {
+interface ScopeQuery {
   since?: Date;
   until?: Date;
   station_id?: string;
@@ -49,48 +41,41 @@ export interface Scope {
  * answers exactly as one that does not exist, so ids of other accounts cannot be probed.
  */
 export function resolveScope(principal: AdsPrincipal, query: ScopeQuery, now: Date): Scope {
-  const requested = requestedPeriod(query, now);
-  return scopeOf(principal, requested, query.station_id, query.brand_id);
+  return scopeOf(principal, requestedPeriod(query, now), query);
 }
 
-/** The whole grant, as meta.snapshot_exported_at looks at it. */
-function grantScope(principal: AdsPrincipal): Scope | null {
-  return principal.period && scopeOf(principal, principal.period, undefined, undefined);
+function notInScope(what: "station" | "brand"): ApiError {
+  const message = `No such ${what} in this account's scope.`;
+  return new ApiError(404, "NOT_FOUND", { message, field: `${what}_id` });
 }
 
-function scopeOf(
-  principal: AdsPrincipal,
-  requested: Period,
-  stationId: string | undefined,
-  brandId: string | undefined,
-): Scope {
+function scopeOf(principal: AdsPrincipal, requested: Period, query: ScopeQuery): Scope {
   const period = effectivePeriod(requested, principal.period);
-  let stations = principal.stations;
-  if (stationId !== undefined) {
-    if (!stations.includes(stationId)) {
-      throw new ApiError(404, "NOT_FOUND", {
-        message: "No such station in this account's scope.",
-        field: "station_id",
-      });
-    }
-    stations = [stationId];
-  }
-  if (brandId !== undefined && !principal.brandFilterGranted) {
-    throw new ApiError(404, "NOT_FOUND", {
-      message: "No such brand in this account's scope.",
-      field: "brand_id",
-    });
-  }
+  const { station_id: stationId = null, brand_id: brandId = null } = query;
+  if (stationId !== null && !principal.stations.includes(stationId)) throw notInScope("station");
+  if (brandId !== null && !principal.brandFilterGranted) throw notInScope("brand");
+  const stations = stationId === null ? principal.stations : [stationId];
   return {
     requested,
     period,
     stations,
-    stationId: stationId ?? null,
-    brandId: brandId ?? null,
+    stationId,
+    brandId,
     accountId: principal.account.id,
     grantVersion: principal.grantVersion,
     empty: period === null || stations.length === 0,
   };
+}
+
+/** The whole grant, as meta.snapshot_exported_at looks at it. */
+function grantScope(principal: AdsPrincipal): Scope | null {
+  return principal.period && scopeOf(principal, principal.period, {});
+}
+
+/** `value` of the account's grant row at the version the key lookup saw; null once replaced. */
+function fromGrant(scope: Pick<Scope, "accountId" | "grantVersion">, value: Fragment): Fragment {
+  return frag`(select ${value} from ads_grants
+                where account_id = ${scope.accountId} and version = ${scope.grantVersion}::uuid)`;
 }
 
 /**
@@ -100,8 +85,7 @@ function scopeOf(
  * rather than sent: shipping thousands of ids with every query cost more than the query.
  */
 export function grantedBrandsSql(scope: Pick<Scope, "accountId" | "grantVersion">): Fragment {
-  return frag`(select brand_ids from ads_grants
-                where account_id = ${scope.accountId} and version = ${scope.grantVersion}::uuid)`;
+  return fromGrant(scope, frag`brand_ids`);
 }
 
 /**
@@ -111,8 +95,7 @@ export function grantedBrandsSql(scope: Pick<Scope, "accountId" | "grantVersion"
  * object, which the row checks then read in place instead of fetching it again each time.
  */
 function grantedKeysSql(scope: Pick<Scope, "accountId" | "grantVersion">): Fragment {
-  return frag`(select brand_keys || '{}' from ads_grants
-                where account_id = ${scope.accountId} and version = ${scope.grantVersion}::uuid)`;
+  return fromGrant(scope, frag`brand_keys || '{}'`);
 }
 
 /** "At least one brand of `column` is a key of `keys`"; the first two checked directly. */
@@ -128,16 +111,12 @@ function anyBrandIn(column: Fragment, keys: Fragment): Fragment {
  */
 function matchedKeysSql(scope: Scope): Fragment {
   if (scope.brandId === null) return grantedKeysSql(scope);
-  return frag`(select jsonb_build_object(${scope.brandId}::text, 1) from ads_grants
-                where account_id = ${scope.accountId} and version = ${scope.grantVersion}::uuid)`;
+  return fromGrant(scope, frag`jsonb_build_object(${scope.brandId}::text, 1)`);
 }
 
 /** [from, until) within the effective period; null when that leaves nothing. */
 function within(scope: Scope, from: Date, until: Date): Period | null {
-  if (!scope.period) return null;
-  const since = Math.max(from.getTime(), scope.period.since.getTime());
-  const to = Math.min(until.getTime(), scope.period.until.getTime());
-  return since < to ? { since: new Date(since), until: new Date(to) } : null;
+  return effectivePeriod({ since: from, until }, scope.period);
 }
 
 /**
@@ -147,14 +126,8 @@ function within(scope: Scope, from: Date, until: Date): Period | null {
  * range of time.
  */
 export function scopedOccurrences(scope: Scope, from: Date, until: Date): Fragment {
-  const range = within(scope, from, until);
-  if (!range || scope.stations.length === 0) {
-    return frag`select null::uuid as id, null::text as station_id,
-                       null::timestamptz as ad_started_at, null::timestamptz as ad_ended_at,
-                       null::int as duration_ms, null::text as duration_precision,
-                       null::int as snapshot_seq, null::text[] as brand_ids
-                 where false`;
-  }
+  // Outside the effective period: an empty range, which the query reads as no row.
+  const range = within(scope, from, until) ?? { since: from, until: from };
   const stations = scope.stations.length === 1
     ? frag`o.station_id = ${scope.stations[0]}`
     : frag`o.station_id = any(${scope.stations}::text[])`;
@@ -177,8 +150,8 @@ export function scopedOccurrences(scope: Scope, from: Date, until: Date): Fragme
 /** The whole UTC days of the effective period, as day numbers [first, end); null when none. */
 export function wholeDays(scope: Scope): { first: number; end: number } | null {
   if (!scope.period) return null;
-  const first = ceilDay(scope.period.since).getTime() / DAY_MS;
-  const end = floorDay(scope.period.until).getTime() / DAY_MS;
+  const first = Math.ceil(scope.period.since.getTime() / DAY_MS);
+  const end = Math.floor(scope.period.until.getTime() / DAY_MS);
   return first < end ? { first, end } : null;
 }
 
@@ -198,23 +171,23 @@ export function partialDays(scope: Scope): Period[] {
   return edges;
 }
 
+/** The scope's visible occurrences of its partial days (at least one). */
+function partialOccurrences(scope: Scope): Fragment {
+  const edges = partialDays(scope).map((edge) => scopedOccurrences(scope, edge.since, edge.until));
+  return join(edges, frag` union all `);
+}
+
 /**
- * The scope's visible occurrences of its partial days, counted per station, UTC day and shown
+ * The scope's visible occurrences of its partial days (it must have some), counted per station, UTC day and shown
  * brands: (station_id, day as YYYY-MM-DD text, brand_ids, occurrences, duration_ms, human_ms).
  */
 export function partialDayFigures(scope: Scope): Fragment {
-  const edges = partialDays(scope).map((edge) => scopedOccurrences(scope, edge.since, edge.until));
-  if (!edges.length) {
-    return frag`select null::text as station_id, null::text as day, null::text[] as brand_ids,
-                       0::int8 as occurrences, 0::int8 as duration_ms, 0::int8 as human_ms
-                 where false`;
-  }
   return frag`
     select v.station_id, to_char(v.ad_started_at at time zone 'UTC', 'YYYY-MM-DD') as day,
            v.brand_ids, count(*)::int8 as occurrences, sum(v.duration_ms)::int8 as duration_ms,
            sum(case when v.duration_precision = 'human_confirmed' then v.duration_ms else 0 end)::int8
              as human_ms
-      from (${join(edges, frag` union all `)}) v
+      from (${partialOccurrences(scope)}) v
      group by 1, 2, 3`;
 }
 
@@ -424,31 +397,8 @@ export function locatePage(
   };
 }
 
-/** What the service keeps of each grant: its brand list at its version (a few kB an account). */
-export interface GrantCache {
-  /** The grant's brands as a byte per brand code of `index` (1 = granted). */
-  brandCodes(sql: Sql, scope: Scope, index: FigureIndex): Promise<Uint8Array>;
-  /**
-   * The visible occurrences of each whole day of the scope (see wholeDays), from the figure
-   * index. Without filters, from the grant's counts per day, which are added up once per data
-   * version: a row per account and day.
-   */
-  occurrencesPerDay(
-    sql: Sql,
-    principal: AdsPrincipal,
-    scope: Scope,
-    index: FigureIndex,
-  ): Promise<Float64Array>;
-  /**
-   * meta.snapshot_exported_at: exported_at of the newest approved snapshot with a visible
-   * occurrence anywhere in the principal's grant (not only the request's filters), at the data
-   * version of `index`.
-   */
-  newestSnapshot(sql: Sql, principal: AdsPrincipal, index: FigureIndex): Promise<string | null>;
-}
-
 /** How many accounts' grants are kept; past that the one used longest ago makes room. */
-export const GRANT_CACHE_ACCOUNTS = 1000;
+const GRANT_CACHE_ACCOUNTS = 1000;
 
 interface GrantEntry {
   version: string;
@@ -459,7 +409,19 @@ interface GrantEntry {
   days: { index: FigureIndex; first: number; counts: Float64Array } | null;
 }
 
-export function createGrantCache(maxAccounts = GRANT_CACHE_ACCOUNTS): GrantCache {
+/** Visible occurrences per day of `scope`, for days [first, end). */
+function perDay(scope: Scope, index: FigureIndex, granted: Uint8Array, first: number, end: number) {
+  const counts = new Float64Array(Math.max(0, end - first));
+  scopedFigures(scope, index, granted, (_station, day, figures, cell) => {
+    if (day >= first && day < end) counts[day - first] += figures.occurrences[cell];
+  });
+  return counts;
+}
+
+export type GrantCache = ReturnType<typeof createGrantCache>;
+
+/** What the service keeps of each grant: its brand list at its version (a few kB an account). */
+export function createGrantCache() {
   // A Map iterates in insertion order: an entry used is moved to the end, the first is the oldest.
   const entries = new Map<string, GrantEntry>();
   const entry = (accountId: string, version: string): GrantEntry => {
@@ -469,10 +431,12 @@ export function createGrantCache(maxAccounts = GRANT_CACHE_ACCOUNTS): GrantCache
       found = { version, brands: null, codes: null, newest: null, days: null };
     }
     entries.set(accountId, found);
-    if (entries.size > maxAccounts) entries.delete(entries.keys().next().value!);
+    if (entries.size > GRANT_CACHE_ACCOUNTS) entries.delete(entries.keys().next().value!);
     return found;
   };
-  const brandCodes: GrantCache["brandCodes"] = async (sql, scope, index) => {
+
+  /** The grant's brands as a byte per brand code of `index` (1 = granted). */
+  async function brandCodes(sql: Sql, scope: Scope, index: FigureIndex): Promise<Uint8Array> {
     const kept = entry(scope.accountId, scope.grantVersion);
     if (kept.codes?.index === index) return kept.codes.codes;
     if (!kept.brands) {
@@ -489,26 +453,30 @@ export function createGrantCache(maxAccounts = GRANT_CACHE_ACCOUNTS): GrantCache
     }
     kept.codes = { index, codes };
     return codes;
-  };
-  const newestSnapshot: GrantCache["newestSnapshot"] = async (sql, principal, index) => {
+  }
+
+  /**
+   * meta.snapshot_exported_at: exported_at of the newest approved snapshot with a visible
+   * occurrence anywhere in the principal's grant (not only the request's filters), at the data
+   * version of `index`.
+   */
+  async function newestSnapshot(principal: AdsPrincipal, index: FigureIndex) {
     const scope = grantScope(principal);
     if (!scope || scope.empty) return null;
     const kept = entry(scope.accountId, scope.grantVersion);
     if (kept.newest?.dataVersion === index.version) return kept.newest.exportedAt;
+    const { sql } = principal.reads;
     let newest = -Infinity;
     scopedFigures(scope, index, await brandCodes(sql, scope, index), (_s, _d, f, cell) => {
       newest = Math.max(newest, index.exportedAt.get(f.snapshots[cell]) ?? -Infinity);
     });
     // The grant's partial first and last day, from raw rows, at the same data version.
-    const edges = partialDays(scope).map((edge) =>
-      scopedOccurrences(scope, edge.since, edge.until)
-    );
     let current = true;
-    if (edges.length) {
+    if (partialDays(scope).length) {
       const [row] = await sql<{ exported_at: Date | null; data_version: string }>`
         select (select version::text from ads_data_version) as data_version,
                (select max(s.exported_at)
-                  from (${join(edges, frag` union all `)}) v
+                  from (${partialOccurrences(scope)}) v
                   join ads_snapshots s on s.seq = v.snapshot_seq) as exported_at`;
       if (row.exported_at) newest = Math.max(newest, row.exported_at.getTime());
       current = row.data_version === index.version;
@@ -516,30 +484,17 @@ export function createGrantCache(maxAccounts = GRANT_CACHE_ACCOUNTS): GrantCache
     const exportedAt = newest === -Infinity ? null : isoUtc(newest);
     if (current) kept.newest = { dataVersion: index.version, exportedAt };
     return exportedAt;
-  };
-  /** Visible occurrences per day of `scope`, for days [first, end). */
-  const perDay = (
-    scope: Scope,
-    index: FigureIndex,
-    granted: Uint8Array,
-    first: number,
-    end: number,
-  ) => {
-    const counts = new Float64Array(Math.max(0, end - first));
-    scopedFigures(scope, index, granted, (_station, day, figures, cell) => {
-      if (day >= first && day < end) counts[day - first] += figures.occurrences[cell];
-    });
-    return counts;
-  };
-  const occurrencesPerDay: GrantCache["occurrencesPerDay"] = async (
-    sql,
-    principal,
-    scope,
-    index,
-  ) => {
+  }
+
+  /**
+   * The visible occurrences of each whole day of the scope (see wholeDays), from the figure
+   * index. Without filters, from the grant's counts per day, which are added up once per data
+   * version: a row per account and day.
+   */
+  async function occurrencesPerDay(principal: AdsPrincipal, scope: Scope, index: FigureIndex) {
     const days = wholeDays(scope);
     if (!days) return new Float64Array(0);
-    const granted = await brandCodes(sql, scope, index);
+    const granted = await brandCodes(principal.reads.sql, scope, index);
     const grant = grantScope(principal);
     const grantDays = grant && wholeDays(grant);
     if (scope.stationId !== null || scope.brandId !== null || !grantDays) {
@@ -564,6 +519,7 @@ export function createGrantCache(maxAccounts = GRANT_CACHE_ACCOUNTS): GrantCache
       counts[day - days.first] = kept.days.counts[day - kept.days.first] ?? 0;
     }
     return counts;
-  };
+  }
+
   return { brandCodes, occurrencesPerDay, newestSnapshot };
 }
