@@ -27,13 +27,7 @@ const SHOWN_PREFIX_LENGTH = KEY_PREFIX.length + 4;
 /** Query parameters that look like a credential: refused so keys never travel in URLs. */
 export const KEY_QUERY_PARAMS = ["api_key", "key", "token", "access_token"];
 
-export interface NewKey {
-  key: string;
-  prefix: string;
-  digestHex: string;
-}
-
-export function generateKey(): NewKey {
+export function generateKey(): { key: string; prefix: string; digestHex: string } {
   const key = KEY_PREFIX + base64url(crypto.getRandomValues(new Uint8Array(32)));
   return { key, prefix: key.slice(0, SHOWN_PREFIX_LENGTH), digestHex: digestHex(key) };
 }
@@ -103,12 +97,8 @@ interface KeyRow extends SharedCount {
 }
 
 function unauthenticated(message: string): ApiError {
-  return new ApiError(401, "UNAUTHENTICATED", {
-    message: message,
-    headers: {
-      "WWW-Authenticate": 'Bearer realm="ads"',
-    },
-  });
+  const headers = { "WWW-Authenticate": 'Bearer realm="ads"' };
+  return new ApiError(401, "UNAUTHENTICATED", { message, headers });
 }
 
 /**

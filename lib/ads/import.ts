@@ -3,7 +3,7 @@
 
 import { SCOPE_ID } from "./params.ts";
 import { tupleWriter } from "../db/copy_binary.ts";
-import { type Db, frag, type Sql } from "../db/db.ts";
+import { type Db, frag, type Fragment, type Sql } from "../db/db.ts";
 import { type Instant, microsBetween, parseInstant } from "./iso_instant.ts";
 
 /**
@@ -32,16 +32,6 @@ export interface ImportOptions {
   reread?: () => Promise<ReadableStream<Uint8Array>>;
 }
 
-export interface ImportResult {
-  snapshotId: string;
-  occurrences: number;
-  captures: number;
-  stations: number;
-  brands: number;
-  seconds: number;
-  approved: boolean;
-}
-
 const PRECISIONS = new Set(["estimated", "detected", "human_confirmed"]);
 const STATES = new Set(["pending", "confirmed", "rejected"]);
 /** An occurrence longer than this is a data error, not an advertisement. */
@@ -51,22 +41,40 @@ const COPY_CHUNK = 256 * 1024;
 /** Captures and names wait in memory in batches of about this many bytes, each one COPY. */
 export const BATCH_BYTES = 4 * 1024 * 1024;
 
+const OCCURRENCE_COLUMNS = [
+  "id",
+  "snapshot_seq",
+  "station_id",
+  "ad_started_at",
+  "ad_ended_at",
+  "duration_ms",
+  "duration_precision",
+  "review_state",
+  "brand_ids",
+];
+const CAPTURE_COLUMNS = ["id", "snapshot_seq", "station_id", "started_at", "ended_at"];
+const NAMED_COLUMNS = ["kind", "line", "id", "name"];
+
+/** The fields of each line type: its table's columns but those the import adds. */
 const FIELDS: Record<string, string[]> = {
   snapshot: ["type", "id", "exported_at"],
   station: ["type", "id", "name"],
   brand: ["type", "id", "name"],
   occurrence: [
     "type",
-    "id",
-    "station_id",
-    "ad_started_at",
-    "ad_ended_at",
-    "duration_precision",
-    "review_state",
-    "brand_ids",
+    ...OCCURRENCE_COLUMNS.filter((c) => c !== "snapshot_seq" && c !== "duration_ms"),
   ],
-  capture: ["type", "id", "station_id", "started_at", "ended_at"],
+  capture: ["type", ...CAPTURE_COLUMNS.filter((c) => c !== "snapshot_seq")],
 };
+
+/** A line of the file, parsed; and what it refers to that is defined so far. */
+type Line = Record<string, unknown>;
+interface Known {
+  seq: number;
+  stations: Set<string>;
+  brands: Set<string>;
+}
+type Tuples = ReturnType<typeof tupleWriter>;
 
 /** Lines of a UTF-8 stream, numbered from 1, without their line terminators. */
 async function* readLines(
@@ -96,7 +104,7 @@ function fail(n: number, field: string | null, message: string): never {
   throw new ImportError(`line ${n}${field ? `, field ${field}` : ""}: ${message}`);
 }
 
-function parseLine(n: number, text: string): Record<string, unknown> {
+function parseLine(n: number, text: string): Line {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -106,7 +114,7 @@ function parseLine(n: number, text: string): Record<string, unknown> {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     fail(n, null, "must be a JSON object");
   }
-  const record = value as Record<string, unknown>;
+  const record = value as Line;
   const known = FIELDS[record.type as string];
   if (!known) {
     fail(n, "type", "must be one of snapshot, station, brand, occurrence, capture");
@@ -115,7 +123,7 @@ function parseLine(n: number, text: string): Record<string, unknown> {
   return record;
 }
 
-function idField(n: number, record: Record<string, unknown>, field: string): string {
+function idField(n: number, record: Line, field: string): string {
   const value = record[field];
   if (typeof value !== "string" || !SCOPE_ID.test(value)) {
     fail(n, field, "must be 1 to 64 letters, digits, dots, underscores or hyphens");
@@ -123,14 +131,23 @@ function idField(n: number, record: Record<string, unknown>, field: string): str
   return value;
 }
 
-function timeField(n: number, record: Record<string, unknown>, field: string): Instant {
+function timeField(n: number, record: Line, field: string): Instant {
   const value = record[field];
   const instant = typeof value === "string" ? parseInstant(value) : null;
   if (!instant) fail(n, field, "must be an ISO 8601 date-time with a time zone");
   return instant;
 }
 
-function nameField(n: number, record: Record<string, unknown>): string {
+/** A station id defined earlier in this file or by an earlier import. */
+function stationField(n: number, record: Line, stations: Set<string>): string {
+  const station = idField(n, record, "station_id");
+  if (!stations.has(station)) {
+    fail(n, "station_id", `station ${station} is not defined before this line`);
+  }
+  return station;
+}
+
+function nameField(n: number, record: Line): string {
   const name = record.name;
   if (typeof name !== "string" || name.length === 0 || name.length > 200) {
     fail(n, "name", "must be a string of 1 to 200 characters");
@@ -153,7 +170,7 @@ export async function importSnapshot(
   db: Db,
   input: ReadableStream<Uint8Array>,
   options: ImportOptions,
-): Promise<ImportResult> {
+) {
   const started = performance.now();
   const batchBytes = options.batchBytes ?? BATCH_BYTES;
   const lines = readLines(input);
@@ -178,12 +195,13 @@ export async function importSnapshot(
     const [{ seq }] = await tx<{ seq: number }>`
       insert into ads_snapshots (id, exported_at) values (${snapshotId}, ${new Date(exportedAt)})
       returning seq`;
-    const stations = new Set(
-      (await tx<{ id: string }>`select id from ads_stations`).map((r) => r.id),
-    );
-    const brands = new Set(
-      (await tx<{ id: string }>`select id from ads_brands`).map((r) => r.id),
-    );
+    const ids = async (table: Fragment) =>
+      new Set((await tx<{ id: string }>`select id from ${table}`).map((r) => r.id));
+    const known = {
+      seq,
+      stations: await ids(frag`ads_stations`),
+      brands: await ids(frag`ads_brands`),
+    };
     // Station and brand lines wait here until the end, when their names are upserted.
     await tx`create temp table ads_import_named (kind text, line int, id text, name text)
              on commit drop`;
@@ -192,7 +210,7 @@ export async function importSnapshot(
     const captureTuples = tupleWriter(batchBytes + 4096);
     let named: string[] = [];
     let namedSize = 0;
-    const counts = { rows: 0, occurrences: 0, captures: 0, station: 0, brand: 0 };
+    const counts = { rows: 0, occurrences: 0, captures: 0, stations: 0, brands: 0 };
     let inputDone = false;
     let failure: ImportError | null = null;
     let lastReport = performance.now();
@@ -225,7 +243,7 @@ export async function importSnapshot(
           }
           switch (record.type) {
             case "occurrence":
-              writeOccurrence(occurrenceTuples, n, record, seq, stations, brands);
+              writeOccurrence(occurrenceTuples, n, record, known);
               counts.occurrences++;
               if (occurrenceTuples.size >= COPY_CHUNK) {
                 runBytes += occurrenceTuples.size;
@@ -233,14 +251,14 @@ export async function importSnapshot(
               }
               break;
             case "capture":
-              writeCapture(captureTuples, n, record, seq, stations);
+              writeCapture(captureTuples, n, record, known);
               counts.captures++;
               break;
             case "station":
             case "brand": {
               const id = idField(n, record, "id");
-              (record.type === "station" ? stations : brands).add(id);
-              counts[record.type]++;
+              (record.type === "station" ? known.stations : known.brands).add(id);
+              counts[record.type === "station" ? "stations" : "brands"]++;
               const line = `${record.type}\t${n}\t${id}\t${copyText(nameField(n, record))}\n`;
               named.push(line);
               namedSize += line.length;
@@ -266,13 +284,18 @@ export async function importSnapshot(
       if (failure) throw failure;
       if (captureTuples.size >= batchBytes || (inputDone && captureTuples.size)) {
         try {
-          await copyIn("ads_captures", CAPTURE_COLUMNS, once(captureTuples.take()), "binary");
+          await copyIn(
+            "ads_captures",
+            CAPTURE_COLUMNS,
+            ReadableStream.from([captureTuples.take()]),
+            "binary",
+          );
         } catch (err) {
           throw await duplicateError(err, "capture", options.reread);
         }
       }
       if (namedSize >= batchBytes || (inputDone && namedSize)) {
-        await copyIn("ads_import_named", NAMED_COLUMNS, once(named.join("")));
+        await copyIn("ads_import_named", NAMED_COLUMNS, ReadableStream.from([named.join("")]));
         named = [];
         namedSize = 0;
       }
@@ -280,63 +303,27 @@ export async function importSnapshot(
     // Before the names: a new or renamed station or brand renews the data version, whose
     // trigger takes this lock; taken first here, as an approval takes it, so the two queue
     // instead of deadlocking. An import without station or brand lines leaves them free.
-    if (counts.station || counts.brand) await lockAdsData(tx);
-    if (counts.station) await upsertNamed(tx, "station");
-    if (counts.brand) await upsertNamed(tx, "brand");
+    if (counts.stations || counts.brands) await lockAdsData(tx);
+    if (counts.stations) await upsertNamed(tx, "station");
+    if (counts.brands) await upsertNamed(tx, "brand");
     await tx`
       update ads_snapshots
          set occurrences = ${counts.occurrences}, captures = ${counts.captures}
        where seq = ${seq}`;
     if (options.approve) await approveSeq(tx, seq);
     report();
-    return {
-      snapshotId,
-      occurrences: counts.occurrences,
-      captures: counts.captures,
-      stations: counts.station,
-      brands: counts.brand,
-      seconds: (performance.now() - started) / 1000,
-      approved: options.approve,
-    };
+    const seconds = (performance.now() - started) / 1000;
+    return { snapshotId, ...counts, seconds, approved: options.approve };
   });
 }
 
-const NAMED_COLUMNS = ["kind", "line", "id", "name"];
-const CAPTURE_COLUMNS = ["id", "snapshot_seq", "station_id", "started_at", "ended_at"];
-
-async function* once<T>(value: T): AsyncGenerator<T> {
-  yield value;
-}
-
-const OCCURRENCE_COLUMNS = [
-  "id",
-  "snapshot_seq",
-  "station_id",
-  "ad_started_at",
-  "ad_ended_at",
-  "duration_ms",
-  "duration_precision",
-  "review_state",
-  "brand_ids",
-];
-
 /** Checks an occurrence line and writes it as a binary COPY tuple (OCCURRENCE_COLUMNS). */
-function writeOccurrence(
-  out: ReturnType<typeof tupleWriter>,
-  n: number,
-  record: Record<string, unknown>,
-  seq: number,
-  stations: Set<string>,
-  brands: Set<string>,
-): void {
+function writeOccurrence(out: Tuples, n: number, record: Line, known: Known): void {
   // The id is checked as it is written: a failure abandons the whole COPY, tuple and all.
   out.tuple(OCCURRENCE_COLUMNS.length);
   const id = record.id;
   if (typeof id !== "string" || !out.uuid(id)) fail(n, "id", "must be a UUID");
-  const station = idField(n, record, "station_id");
-  if (!stations.has(station)) {
-    fail(n, "station_id", `station ${station} is not defined before this line`);
-  }
+  const station = stationField(n, record, known.stations);
   const from = timeField(n, record, "ad_started_at");
   const to = timeField(n, record, "ad_ended_at");
   if (microsBetween(from, to) < 0) fail(n, "ad_ended_at", "must not be before ad_started_at");
@@ -356,13 +343,13 @@ function writeOccurrence(
     fail(n, "brand_ids", "must be a list of 1 to 20 brand ids");
   }
   for (const brand of list) {
-    if (typeof brand !== "string" || !brands.has(brand)) {
+    if (typeof brand !== "string" || !known.brands.has(brand)) {
       fail(n, "brand_ids", `brand ${String(brand)} is not defined before this line`);
     }
   }
   // Sorted and without repeats, so that equal brand sets are one set of ads_brand_sets.
   const sorted = list.length === 1 ? list as string[] : [...new Set(list as string[])].sort();
-  out.int4(seq);
+  out.int4(known.seq);
   out.text(station);
   out.timestamptz(from.ms, from.micros);
   out.timestamptz(to.ms, to.micros);
@@ -373,24 +360,15 @@ function writeOccurrence(
 }
 
 /** Checks a capture line and writes it as a binary COPY tuple (CAPTURE_COLUMNS). */
-function writeCapture(
-  out: ReturnType<typeof tupleWriter>,
-  n: number,
-  record: Record<string, unknown>,
-  seq: number,
-  stations: Set<string>,
-): void {
+function writeCapture(out: Tuples, n: number, record: Line, known: Known): void {
   const id = idField(n, record, "id");
-  const station = idField(n, record, "station_id");
-  if (!stations.has(station)) {
-    fail(n, "station_id", `station ${station} is not defined before this line`);
-  }
+  const station = stationField(n, record, known.stations);
   const from = timeField(n, record, "started_at");
   const to = timeField(n, record, "ended_at");
   if (microsBetween(from, to) <= 0) fail(n, "ended_at", "must be after started_at");
   out.tuple(CAPTURE_COLUMNS.length);
   out.text(id);
-  out.int4(seq);
+  out.int4(known.seq);
   out.text(station);
   out.timestamptz(from.ms, from.micros);
   out.timestamptz(to.ms, to.micros);
