@@ -29,32 +29,26 @@ export interface StationCaptures {
   runSnapshot: Int32Array;
 }
 
-export interface ApprovedSnapshot {
-  id: string;
-  exportedAtUs: number;
-}
-
 export interface CaptureIndex {
   version: string;
   /** Every station that exists, with or without captures. */
   stations: Map<string, StationCaptures>;
   /** Approved snapshots by seq. */
-  snapshots: Map<number, ApprovedSnapshot>;
+  snapshots: Map<number, { id: string; exportedAtUs: number }>;
 }
-
-export type CaptureIndexCache = VersionedCache<CaptureIndex>;
 
 /** PostgreSQL's binary timestamptz counts microseconds from 2000-01-01 UTC. */
 const POSTGRES_EPOCH_US = 946_684_800_000_000;
 /** A capture as the load sends it: started_at, ended_at (binary timestamptz), snapshot seq. */
 const PACKED_CAPTURE_BYTES = 20;
 
-function micros(view: DataView, at: number): number {
+/** The binary timestamptz at byte `at`, in epoch microseconds. */
+export function timestamptzMicros(view: DataView, at: number): number {
   return readInt64(view, at) + POSTGRES_EPOCH_US;
 }
 
 /** One station's captures, packed and sorted by start then end, with their runs. */
-export function stationCaptures(name: string, packed: Uint8Array | null): StationCaptures {
+function stationCaptures(name: string, packed: Uint8Array | null): StationCaptures {
   const count = packed ? packed.byteLength / PACKED_CAPTURE_BYTES : 0;
   const view = packed ? new DataView(packed.buffer, packed.byteOffset, packed.byteLength) : null;
   const starts = new Float64Array(count);
@@ -66,8 +60,8 @@ export function stationCaptures(name: string, packed: Uint8Array | null): Statio
   const runSnapshot: number[] = [];
   for (let j = 0; j < count; j++) {
     const at = j * PACKED_CAPTURE_BYTES;
-    starts[j] = micros(view!, at);
-    ends[j] = micros(view!, at + 8);
+    starts[j] = timestamptzMicros(view!, at);
+    ends[j] = timestamptzMicros(view!, at + 8);
     snapshots[j] = view!.getInt32(at + 16);
     const last = runEnds.length - 1;
     // A capture starting after every earlier one has ended begins a new run; one starting at
@@ -132,16 +126,13 @@ export async function loadCaptureIndex(sql: Sql): Promise<CaptureIndex> {
     if (row.kind === "version") index.version = row.id;
     else if (row.kind === "snapshot") {
       const view = new DataView(row.data!.buffer, row.data!.byteOffset, row.data!.byteLength);
-      index.snapshots.set(row.seq!, { id: row.id, exportedAtUs: micros(view, 0) });
+      index.snapshots.set(row.seq!, { id: row.id, exportedAtUs: timestamptzMicros(view, 0) });
     } else index.stations.set(row.id, stationCaptures(row.name!, row.data));
   }
   return index;
 }
 
 /** The capture index, loaded whole whenever the version changes. */
-export function createCaptureIndexCache(
-  sql: Sql,
-  load: (sql: Sql) => Promise<CaptureIndex> = loadCaptureIndex,
-): CaptureIndexCache {
-  return createVersionedCache(() => load(sql));
+export function createCaptureIndexCache(sql: Sql): VersionedCache<CaptureIndex> {
+  return createVersionedCache(() => loadCaptureIndex(sql));
 }

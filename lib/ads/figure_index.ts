@@ -9,6 +9,7 @@
 import type { Db, Sql } from "../db/db.ts";
 import { readInt64 } from "../encoding.ts";
 import { createVersionedCache, type VersionedCache } from "./versioned_cache.ts";
+import { timestamptzMicros } from "./capture_index.ts";
 
 /** One station's cells, grouped by day; days are numbered from 1970-01-01. */
 export interface StationFigures {
@@ -64,8 +65,6 @@ export interface FigureIndex {
   exportedAt: Map<number, number>;
 }
 
-export type FigureIndexCache = VersionedCache<FigureIndex>;
-
 /** How many bytes of packed cells one statement of a load reads at most (one station more). */
 const LOAD_BATCH_BYTES = 8 * 1024 * 1024;
 
@@ -73,7 +72,7 @@ const LOAD_BATCH_BYTES = 8 * 1024 * 1024;
 const PACKED_CELL_BYTES = 28;
 
 /** A station's cells and starts of one snapshot, packed as the load sends them. */
-export interface PackedCells {
+interface PackedCells {
   seq: number;
   bytes: Uint8Array;
   starts: Uint8Array;
@@ -82,8 +81,6 @@ export interface PackedCells {
 /** A start as the load sends it: ad_started_at (binary timestamptz) and brand set (int4). */
 const PACKED_START_BYTES = 12;
 const DAY_US = 86_400_000_000;
-/** PostgreSQL's binary timestamptz counts microseconds from 2000-01-01 UTC. */
-const POSTGRES_EPOCH_US = 946_684_800_000_000;
 
 /**
  * The starts held and those of the parts, merged in order. Snapshots usually follow each other
@@ -103,7 +100,7 @@ function mergeStarts(
     const starts = new Float64Array(count);
     const brands = new Int32Array(count);
     for (let j = 0; j < count; j++) {
-      starts[j] = readInt64(view, j * PACKED_START_BYTES) + POSTGRES_EPOCH_US;
+      starts[j] = timestamptzMicros(view, j * PACKED_START_BYTES);
       brands[j] = brandsOf(view.getInt32(j * PACKED_START_BYTES + 8));
     }
     runs.push({ starts, brands });
@@ -128,8 +125,10 @@ function mergeStarts(
   };
 }
 
+const CELL_COLUMNS = ["brands", "occurrences", "durationMs", "humanMs", "snapshots"] as const;
+
 /** Adds a station's packed cells of some snapshots to the cells it holds, into new arrays. */
-export function mergeCells(
+function mergeCells(
   held: StationFigures | undefined,
   parts: PackedCells[],
   brandsOf: (set: number) => number,
@@ -182,11 +181,7 @@ export function mergeCells(
     const from = held!.dayStart[i];
     const to = held!.dayStart[i + 1];
     const at = next[held!.firstDay - firstDay + i];
-    figures.brands.set(held!.brands.subarray(from, to), at);
-    figures.occurrences.set(held!.occurrences.subarray(from, to), at);
-    figures.durationMs.set(held!.durationMs.subarray(from, to), at);
-    figures.humanMs.set(held!.humanMs.subarray(from, to), at);
-    figures.snapshots.set(held!.snapshots.subarray(from, to), at);
+    for (const column of CELL_COLUMNS) figures[column].set(held![column].subarray(from, to), at);
     next[held!.firstDay - firstDay + i] += to - from;
   }
   views.forEach((view, p) => {
@@ -347,6 +342,6 @@ export async function loadFigureIndex(
   });
 }
 
-export function createFigureIndexCache(db: Db): FigureIndexCache {
+export function createFigureIndexCache(db: Db): VersionedCache<FigureIndex> {
   return createVersionedCache((held) => loadFigureIndex(db, held));
 }

@@ -191,8 +191,18 @@ export function partialDayFigures(scope: Scope): Fragment {
      group by 1, 2, 3`;
 }
 
+/**
+ * The figure index as one request sees it: its scope, and its grant's brands as a byte per brand
+ * code of `index` (1 = granted), as the grant cache's brandCodes gives them.
+ */
+export interface ScopedIndex {
+  scope: Scope;
+  index: FigureIndex;
+  granted: Uint8Array;
+}
+
 /** The brand_id filter as a code of `index`: -1 for none, -2 for a brand it does not hold. */
-function filterCode(scope: Scope, index: FigureIndex): number {
+function filterCode({ scope, index }: ScopedIndex): number {
   return scope.brandId === null ? -1 : index.brandCodes.get(scope.brandId) ?? -2;
 }
 
@@ -201,13 +211,8 @@ function filterCode(scope: Scope, index: FigureIndex): number {
  * `brand` (a code, or -1 - a set's id): puts the brands it shows (the granted ones) in `shown`
  * and returns how many, or 0 when it is not visible (no granted brand, or not the filter's).
  */
-function shownBrands(
-  brand: number,
-  index: FigureIndex,
-  granted: Uint8Array,
-  filter: number,
-  shown: Int32Array,
-): number {
+function shownBrands(v: ScopedIndex, brand: number, filter: number, shown: Int32Array): number {
+  const { index, granted } = v;
   let count = 0;
   let matched = filter === -1;
   if (brand >= 0) {
@@ -226,13 +231,10 @@ function shownBrands(
 /**
  * Calls `visit` for every cell of the figure index that is visible in the scope's whole days:
  * the station's position in scope.stations, the day's number, the cell, and the brands it shows
- * (codes of `index`): shown[0] to shown[count - 1], valid during the call only. `granted` is the
- * grant's brands as GrantCache.brandCodes gives them.
+ * (codes of `index`): shown[0] to shown[count - 1], valid during the call only.
  */
 export function scopedFigures(
-  scope: Scope,
-  index: FigureIndex,
-  granted: Uint8Array,
+  v: ScopedIndex,
   visit: (
     station: number,
     day: number,
@@ -242,8 +244,9 @@ export function scopedFigures(
     count: number,
   ) => void,
 ): void {
+  const { scope, index } = v;
   const days = wholeDays(scope);
-  const filter = filterCode(scope, index);
+  const filter = filterCode(v);
   if (!days || scope.empty || filter === -2) return;
   const shown = new Int32Array(Math.max(index.largestSet, 1));
   for (let position = 0; position < scope.stations.length; position++) {
@@ -254,7 +257,7 @@ export function scopedFigures(
     const to = Math.min(days.end, figures.firstDay + dayStart.length - 1) - figures.firstDay;
     for (let i = from; i < to; i++) {
       for (let cell = dayStart[i]; cell < dayStart[i + 1]; cell++) {
-        const count = shownBrands(brands[cell], index, granted, filter, shown);
+        const count = shownBrands(v, brands[cell], filter, shown);
         if (count > 0) visit(position, figures.firstDay + i, figures, cell, shown, count);
       }
     }
@@ -284,15 +287,14 @@ function firstStartAtOrAfter(figures: StationFigures, t: number): number {
  * false.
  */
 function scopedStarts(
-  scope: Scope,
-  index: FigureIndex,
-  granted: Uint8Array,
+  v: ScopedIndex,
   from: Date,
   until: Date,
   visit: (startUs: number, station: number) => boolean,
 ): void {
+  const { scope, index } = v;
   const range = within(scope, from, until);
-  const filter = filterCode(scope, index);
+  const filter = filterCode(v);
   if (!range || filter === -2) return;
   const fromUs = range.since.getTime() * 1000;
   const untilUs = range.until.getTime() * 1000;
@@ -324,7 +326,7 @@ function scopedStarts(
   while (cursors.length) {
     const cursor = cursors[0];
     const start = cursor.starts[cursor.at];
-    const visible = shownBrands(cursor.brands[cursor.at], index, granted, filter, shown) > 0;
+    const visible = shownBrands(v, cursor.brands[cursor.at], filter, shown) > 0;
     if (visible && !visit(start, cursor.station)) return;
     if (!(cursor.starts[++cursor.at] < untilUs)) {
       cursors[0] = cursors[cursors.length - 1];
@@ -335,15 +337,9 @@ function scopedStarts(
 }
 
 /** How many of the scope's visible occurrences start in [from, until). */
-export function countVisible(
-  scope: Scope,
-  index: FigureIndex,
-  granted: Uint8Array,
-  from: Date,
-  until: Date,
-): number {
+export function countVisible(v: ScopedIndex, from: Date, until: Date): number {
   let count = 0;
-  scopedStarts(scope, index, granted, from, until, () => (count++, true));
+  scopedStarts(v, from, until, () => (count++, true));
   return count;
 }
 
@@ -355,14 +351,8 @@ export function countVisible(
  * page's query reads about as many rows as it returns. Null when there are no more than `offset`
  * rows.
  */
-export function locatePage(
-  scope: Scope,
-  index: FigureIndex,
-  granted: Uint8Array,
-  from: Date,
-  offset: number,
-  limit: number,
-): { scope: Scope; since: Date; until: Date; skip: number } | null {
+export function locatePage(v: ScopedIndex, from: Date, offset: number, limit: number) {
+  const { scope } = v;
   let position = 0;
   let first = -1;
   let last = -1;
@@ -371,7 +361,7 @@ export function locatePage(
   let before: number[] = [];
   let skip = 0;
   const stations = new Set<number>();
-  scopedStarts(scope, index, granted, from, scope.period?.until ?? from, (start, station) => {
+  scopedStarts(v, from, scope.period?.until ?? from, (start, station) => {
     const ms = Math.floor(start / 1000);
     if (ms !== millisecond) [millisecond, before] = [ms, []];
     if (position === offset) {
@@ -410,15 +400,13 @@ interface GrantEntry {
 }
 
 /** Visible occurrences per day of `scope`, for days [first, end). */
-function perDay(scope: Scope, index: FigureIndex, granted: Uint8Array, first: number, end: number) {
+function perDay(v: ScopedIndex, first: number, end: number) {
   const counts = new Float64Array(Math.max(0, end - first));
-  scopedFigures(scope, index, granted, (_station, day, figures, cell) => {
+  scopedFigures(v, (_station, day, figures, cell) => {
     if (day >= first && day < end) counts[day - first] += figures.occurrences[cell];
   });
   return counts;
 }
-
-export type GrantCache = ReturnType<typeof createGrantCache>;
 
 /** What the service keeps of each grant: its brand list at its version (a few kB an account). */
 export function createGrantCache() {
@@ -467,7 +455,8 @@ export function createGrantCache() {
     if (kept.newest?.dataVersion === index.version) return kept.newest.exportedAt;
     const { sql } = principal.reads;
     let newest = -Infinity;
-    scopedFigures(scope, index, await brandCodes(sql, scope, index), (_s, _d, f, cell) => {
+    const granted = await brandCodes(sql, scope, index);
+    scopedFigures({ scope, index, granted }, (_s, _d, f, cell) => {
       newest = Math.max(newest, index.exportedAt.get(f.snapshots[cell]) ?? -Infinity);
     });
     // The grant's partial first and last day, from raw rows, at the same data version.
@@ -498,7 +487,7 @@ export function createGrantCache() {
     const grant = grantScope(principal);
     const grantDays = grant && wholeDays(grant);
     if (scope.stationId !== null || scope.brandId !== null || !grantDays) {
-      return perDay(scope, index, granted, days.first, days.end);
+      return perDay({ scope, index, granted }, days.first, days.end);
     }
     const kept = entry(scope.accountId, scope.grantVersion);
     if (kept.days?.index !== index) {
@@ -512,7 +501,7 @@ export function createGrantCache() {
           Math.min(grantDays.end, figures.firstDay + figures.dayStart.length - 1),
         );
       }
-      kept.days = { index, first, counts: perDay(grant, index, granted, first, end) };
+      kept.days = { index, first, counts: perDay({ scope: grant, index, granted }, first, end) };
     }
     const counts = new Float64Array(days.end - days.first);
     for (let day = days.first; day < days.end; day++) {

@@ -146,18 +146,17 @@ export const routes = [
       let total = 0;
       for (let attempt = 1; !scope.empty; attempt++) {
         const granted = await app.ads.grants.brandCodes(principal.reads.sql, scope, index);
+        const view = { scope, index, granted };
         const perDay = await app.ads.grants.occurrencesPerDay(principal, scope, index);
         // The partial first and last day, counted from the index's starts.
         const edges = partialDays(scope);
-        const partial = edges.map((edge) =>
-          countVisible(scope, index, granted, edge.since, edge.until)
-        );
+        const partial = edges.map((edge) => countVisible(view, edge.since, edge.until));
         total = [...perDay, ...partial].reduce((sum, n) => sum + n, 0);
         const firstPartial = edges[0]?.since.getTime() === scope.period!.since.getTime()
           ? partial[0]
           : 0;
         const start = pageStart(scope, perDay, firstPartial, query.offset);
-        const page = locatePage(scope, index, granted, start.from, start.offset, query.limit);
+        const page = locatePage(view, start.from, start.offset, query.limit);
         rows = page ? await principal.reads.keptPlans<PageRow>`${pageSql(page, query.limit)}` : [];
         // An approval committed since the index was read: read both again at the new version.
         // (No row at all: the grant was replaced since the key lookup, and nothing is visible.)

@@ -14,10 +14,10 @@ import {
   resolveScope,
   type Scope,
   scopedFigures,
+  type ScopedIndex,
 } from "../../lib/ads/scope.ts";
 import { DAY_MS, isoUtc } from "../../lib/ads/period.ts";
 import { frag } from "../../lib/db/db.ts";
-import type { FigureIndex } from "../../lib/ads/figure_index.ts";
 import { jsonText } from "../../lib/http/router.ts";
 import { defineAdsRoute } from "../../lib/ads/wing.ts";
 import { array, date, int, named, number, object, string } from "../../lib/http/schema.ts";
@@ -100,7 +100,8 @@ function figuresJson(sums: Float64Array, i: number): string {
  * id) and every UTC date the period touches, from the whole days of the figure index and the
  * partial days' rows. Written as text: a thousand brands are the bulk of it.
  */
-function summaryJson(scope: Scope, index: FigureIndex, granted: Uint8Array, partial: PartialRow[]) {
+function summaryJson(view: ScopedIndex, partial: PartialRow[]) {
+  const { scope, index } = view;
   const totals = new Float64Array(3);
   const stations = new Float64Array(3 * scope.stations.length);
   const brands = new Float64Array(3 * index.brandIds.length);
@@ -121,7 +122,7 @@ function summaryJson(scope: Scope, index: FigureIndex, granted: Uint8Array, part
     addFigures(days, day - firstDate, o, d, h);
     for (let k = 0; k < count; k++) addFigures(brands, shown[k], o, d, h);
   };
-  scopedFigures(scope, index, granted, (station, day, f, cell, shown, count) => {
+  scopedFigures(view, (station, day, f, cell, shown, count) => {
     add(station, day, shown, count, f.occurrences[cell], f.durationMs[cell], f.humanMs[cell]);
   });
   const position = new Map(scope.stations.map((id, i) => [id, i]));
@@ -182,7 +183,7 @@ export const routes = [
           index = await app.ads.figureIndex.at(partial[0].data_version);
           continue;
         }
-        data = summaryJson(scope, index, granted, partial);
+        data = summaryJson({ scope, index, granted }, partial);
         break;
       }
       const newest = await app.ads.grants.newestSnapshot(principal, index);
