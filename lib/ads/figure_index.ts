@@ -49,8 +49,6 @@ export interface FigureIndex {
   /** Brand codes in the order of their ids; `"brand_id":…,"brand_name":…` of each code. */
   brandOrder: Int32Array;
   brandJson: string[];
-  /** `{id, name}` of each brand, as /ads lists it. */
-  brandObjects: Map<string, { id: string; name: string }>;
   /**
    * Brand sets: the codes of set i's brands are setBrands[setStart[i]] to
    * setBrands[setStart[i + 1] - 1] (ids not in the table have none).
@@ -233,7 +231,6 @@ export async function loadFigureIndex(
       brandCodes: new Map(base?.brandCodes),
       brandOrder: new Int32Array(0),
       brandJson: [],
-      brandObjects: new Map(),
       setStart: base?.setStart ?? new Int32Array(1),
       setBrands: base?.setBrands ?? new Int32Array(0),
       largestSet: base?.largestSet ?? 0,
@@ -255,9 +252,6 @@ export async function loadFigureIndex(
     }
     index.brandOrder = Int32Array.from(index.brandIds.keys())
       .sort((a, b) => index.brandIds[a] < index.brandIds[b] ? -1 : 1);
-    index.brandObjects = new Map(
-      index.brandIds.map((id, code) => [id, { id, name: index.brandNames[code] }]),
-    );
     index.brandJson = index.brandIds.map((id, code) =>
       `"brand_id":${JSON.stringify(id)},"brand_name":${JSON.stringify(index.brandNames[code])}`
     );

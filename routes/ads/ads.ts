@@ -163,7 +163,7 @@ export const routes = [
         if (!rows.length || rows[0].data_version === index.version || attempt === 3) break;
         index = await app.ads.figureIndex.at(rows[0].data_version);
       }
-      const brand = (id: string) => index.brandObjects.get(id) ?? { id, name: id };
+      const brandName = (id: string) => index.brandNames[index.brandCodes.get(id) ?? -1] ?? id;
       return json({
         data: rows.map((row) => ({
           id: row.id,
@@ -175,7 +175,7 @@ export const routes = [
           duration_precision: row.duration_precision,
           review_state: "confirmed",
           // Only the granted brands, as the scope selects them.
-          brands: row.brand_ids.map(brand),
+          brands: row.brand_ids.map((id) => ({ id, name: brandName(id) })),
         })),
         meta: {
           limit: query.limit,

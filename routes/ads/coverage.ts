@@ -9,7 +9,7 @@ import {
   scopeId,
 } from "../../lib/ads/params.ts";
 import { resolveScope } from "../../lib/ads/scope.ts";
-import { coverageOf } from "../../lib/ads/coverage.ts";
+import { coverageOf } from "../../lib/ads/capture_index.ts";
 import { DEFAULT_PERIOD_DAYS, isoUtc, MAX_PERIOD_DAYS } from "../../lib/ads/period.ts";
 import { json } from "../../lib/http/router.ts";
 import { defineAdsRoute } from "../../lib/ads/wing.ts";
