@@ -171,24 +171,10 @@ export function partialDays(scope: Scope): Period[] {
   return edges;
 }
 
-/** The scope's visible occurrences of its partial days (at least one). */
-function partialOccurrences(scope: Scope): Fragment {
+/** The scope's visible occurrences of its partial days (it must have some). */
+export function partialOccurrences(scope: Scope): Fragment {
   const edges = partialDays(scope).map((edge) => scopedOccurrences(scope, edge.since, edge.until));
   return join(edges, frag` union all `);
-}
-
-/**
- * The scope's visible occurrences of its partial days (it must have some), counted per station, UTC day and shown
- * brands: (station_id, day as YYYY-MM-DD text, brand_ids, occurrences, duration_ms, human_ms).
- */
-export function partialDayFigures(scope: Scope): Fragment {
-  return frag`
-    select v.station_id, to_char(v.ad_started_at at time zone 'UTC', 'YYYY-MM-DD') as day,
-           v.brand_ids, count(*)::int8 as occurrences, sum(v.duration_ms)::int8 as duration_ms,
-           sum(case when v.duration_precision = 'human_confirmed' then v.duration_ms else 0 end)::int8
-             as human_ms
-      from (${partialOccurrences(scope)}) v
-     group by 1, 2, 3`;
 }
 
 /**

@@ -9,8 +9,8 @@ import {
   scopeId,
 } from "../../lib/ads/params.ts";
 import {
-  partialDayFigures,
   partialDays,
+  partialOccurrences,
   resolveScope,
   type Scope,
   scopedFigures,
@@ -68,12 +68,21 @@ interface PartialRow {
   human_ms: number;
 }
 
-/** The data version the statement read, and the visible figures of the partial days. */
+/**
+ * The data version the statement read, and the visible occurrences of the partial days counted
+ * per station, UTC day and shown brands.
+ */
 function partialSql(scope: Scope) {
   return frag`
     select x.data_version, p.*
       from (select (select version::text from ads_data_version) as data_version) x
-      left join (${partialDayFigures(scope)}) p on true`;
+      left join (
+        select v.station_id, to_char(v.ad_started_at at time zone 'UTC', 'YYYY-MM-DD') as day,
+               v.brand_ids, count(*)::int8 as occurrences, sum(v.duration_ms)::int8 as duration_ms,
+               sum(case when v.duration_precision = 'human_confirmed' then v.duration_ms
+                        else 0 end)::int8 as human_ms
+          from (${partialOccurrences(scope)}) v
+         group by 1, 2, 3) p on true`;
 }
 
 /** Occurrences, duration_ms and human_ms of item i at 3 i, 3 i + 1 and 3 i + 2. */
