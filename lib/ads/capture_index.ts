@@ -8,7 +8,7 @@
 
 import type { Sql } from "../db/db.ts";
 import { readInt64 } from "../encoding.ts";
-import { createVersionedCache, type VersionedCache } from "./versioned_cache.ts";
+import { createVersionedCache } from "./versioned_cache.ts";
 
 /** A station's approved captures and their runs; instants in epoch microseconds. */
 interface StationCaptures {
@@ -133,7 +133,7 @@ export async function loadCaptureIndex(sql: Sql): Promise<CaptureIndex> {
 }
 
 /** The capture index, loaded whole whenever the version changes. */
-export function createCaptureIndexCache(sql: Sql): VersionedCache<CaptureIndex> {
+export function createCaptureIndexCache(sql: Sql) {
   return createVersionedCache(() => loadCaptureIndex(sql));
 }
 

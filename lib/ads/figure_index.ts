@@ -8,7 +8,7 @@
 
 import type { Db, Sql } from "../db/db.ts";
 import { readInt64 } from "../encoding.ts";
-import { createVersionedCache, type VersionedCache } from "./versioned_cache.ts";
+import { createVersionedCache } from "./versioned_cache.ts";
 import { timestamptzMicros } from "./capture_index.ts";
 
 /** One station's cells, grouped by day; days are numbered from 1970-01-01. */
@@ -322,6 +322,6 @@ export async function loadFigureIndex(
   });
 }
 
-export function createFigureIndexCache(db: Db): VersionedCache<FigureIndex> {
-  return createVersionedCache((held) => loadFigureIndex(db, held));
+export function createFigureIndexCache(db: Db) {
+  return createVersionedCache<FigureIndex>((held) => loadFigureIndex(db, held));
 }
