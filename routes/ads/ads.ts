@@ -6,8 +6,7 @@ import {
   NOTICE_ADS,
   periodMeta,
   periodMetaSchema,
-  periodQuery,
-  scopeId,
+  scopeQuery,
 } from "../../lib/ads/params.ts";
 import {
   countVisible,
@@ -131,9 +130,7 @@ export const routes = [
       "Order of checks: 401, 403, 429, 422, 404.",
     auth: apiKey("ads:read"),
     query: {
-      ...periodQuery,
-      station_id: scopeId("station"),
-      brand_id: scopeId("brand"),
+      ...scopeQuery,
       limit: optional(int({ min: 1, max: 100, description: "Page size." }), 50),
       offset: optional(int({ min: 0, max: 100_000 }), 0),
     },

@@ -1,13 +1,7 @@
 // GET /api/v1/coverage: per granted station, how much of the period its linked captures cover.
 
 import { apiKey } from "../../lib/ads/apikey.ts";
-import {
-  NOTICE_COVERAGE,
-  periodMeta,
-  periodMetaSchema,
-  periodQuery,
-  scopeId,
-} from "../../lib/ads/params.ts";
+import { NOTICE_COVERAGE, periodMeta, periodMetaSchema, scopeQuery } from "../../lib/ads/params.ts";
 import { resolveScope } from "../../lib/ads/scope.ts";
 import { coverageOf } from "../../lib/ads/capture_index.ts";
 import { DEFAULT_PERIOD_DAYS, isoUtc, MAX_PERIOD_DAYS } from "../../lib/ads/period.ts";
@@ -85,7 +79,7 @@ export const routes = [
       "requested and granted periods do not overlap. An approval is reflected from the next " +
       "request on.",
     auth: apiKey("coverage:read"),
-    query: { ...periodQuery, station_id: scopeId("station") },
+    query: { since: scopeQuery.since, until: scopeQuery.until, station_id: scopeQuery.station_id },
     responses: { 200: { description: "Coverage per station.", schema: coverageSchema } },
     errors: [401, 403, 404, 422, 429, 503],
     handler: async ({ app, principal, query }) => {

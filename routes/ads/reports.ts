@@ -1,13 +1,7 @@
 // GET /api/v1/reports/summary: totals and breakdowns of the confirmed occurrences in scope.
 
 import { apiKey } from "../../lib/ads/apikey.ts";
-import {
-  NOTICE_ADS,
-  periodMeta,
-  periodMetaSchema,
-  periodQuery,
-  scopeId,
-} from "../../lib/ads/params.ts";
+import { NOTICE_ADS, periodMeta, periodMetaSchema, scopeQuery } from "../../lib/ads/params.ts";
 import {
   partialDays,
   partialOccurrences,
@@ -175,7 +169,7 @@ export const routes = [
       "Whole days come from daily figures and partial days from raw rows, so figures are " +
       "exact. Period rules and order of checks as /api/v1/ads.",
     auth: apiKey("reports:read"),
-    query: { ...periodQuery, station_id: scopeId("station"), brand_id: scopeId("brand") },
+    query: scopeQuery,
     responses: { 200: { description: "The summary.", schema: summarySchema } },
     errors: [401, 403, 404, 422, 429, 503],
     handler: async ({ app, principal, query }) => {
