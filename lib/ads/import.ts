@@ -54,16 +54,14 @@ const OCCURRENCE_COLUMNS = [
 ];
 const CAPTURE_COLUMNS = ["id", "snapshot_seq", "station_id", "started_at", "ended_at"];
 
-/** The fields of each line type: its table's columns but those the import adds. */
+/** The fields of each line type: its table's columns but those the import fills. */
+const FILLED = ["snapshot_seq", "duration_ms"];
 const FIELDS: Record<string, string[]> = {
   snapshot: ["type", "id", "exported_at"],
   station: ["type", "id", "name"],
   brand: ["type", "id", "name"],
-  occurrence: [
-    "type",
-    ...OCCURRENCE_COLUMNS.filter((c) => c !== "snapshot_seq" && c !== "duration_ms"),
-  ],
-  capture: ["type", ...CAPTURE_COLUMNS.filter((c) => c !== "snapshot_seq")],
+  occurrence: ["type", ...OCCURRENCE_COLUMNS.filter((c) => !FILLED.includes(c))],
+  capture: ["type", ...CAPTURE_COLUMNS.filter((c) => !FILLED.includes(c))],
 };
 
 /** A line of the file, parsed; and what it refers to that is defined so far. */

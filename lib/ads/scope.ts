@@ -114,11 +114,6 @@ function matchedKeysSql(scope: Scope): Fragment {
   return fromGrant(scope, frag`jsonb_build_object(${scope.brandId}::text, 1)`);
 }
 
-/** [from, until) within the effective period; null when that leaves nothing. */
-function within(scope: Scope, from: Date, until: Date): Period | null {
-  return effectivePeriod({ since: from, until }, scope.period);
-}
-
 /**
  * The scope's visible occurrences that start in [from, until) (clipped to the effective period):
  * id, station_id, ad_started_at, ad_ended_at, duration_ms, duration_precision, snapshot_seq and
@@ -127,7 +122,8 @@ function within(scope: Scope, from: Date, until: Date): Period | null {
  */
 export function scopedOccurrences(scope: Scope, from: Date, until: Date): Fragment {
   // Outside the effective period: an empty range, which the query reads as no row.
-  const range = within(scope, from, until) ?? { since: from, until: from };
+  const range = effectivePeriod({ since: from, until }, scope.period) ??
+    { since: from, until: from };
   const stations = scope.stations.length === 1
     ? frag`o.station_id = ${scope.stations[0]}`
     : frag`o.station_id = any(${scope.stations}::text[])`;
@@ -279,7 +275,7 @@ function scopedStarts(
   visit: (startUs: number, station: number) => boolean,
 ): void {
   const { scope, index } = v;
-  const range = within(scope, from, until);
+  const range = effectivePeriod({ since: from, until }, scope.period);
   const filter = filterCode(v);
   if (!range || filter === -2) return;
   const fromUs = range.since.getTime() * 1000;
