@@ -183,31 +183,33 @@ export interface ScopedIndex {
   granted: Uint8Array;
 }
 
-/** The brand_id filter as a code of `index`: -1 for none, -2 for a brand it does not hold. */
-function filterCode({ scope, index }: ScopedIndex): number {
-  return scope.brandId === null ? -1 : index.brandCodes.get(scope.brandId) ?? -2;
-}
-
 /**
- * The scope's brand rule for one cell or occurrence of the figure index, whose brands are
- * `brand` (a code, or -1 - a set's id): puts the brands it shows (the granted ones) in `shown`
+ * The scope's brand rule over the figure index: `count(brand)` takes the brands of a cell or
+ * occurrence (a code, or -1 - a set's id), puts those it shows (the granted ones) in `shown`
  * and returns how many, or 0 when it is not visible (no granted brand, or not the filter's).
+ * Null when the brand_id filter is a brand the index does not hold: nothing is visible.
  */
-function shownBrands(v: ScopedIndex, brand: number, filter: number, shown: Int32Array): number {
-  const { index, granted } = v;
-  let count = 0;
-  let matched = filter === -1;
-  if (brand >= 0) {
-    if (granted[brand] === 1) shown[count++] = brand;
-    matched ||= brand === filter;
-  } else {
-    for (let k = index.setStart[-1 - brand]; k < index.setStart[-brand]; k++) {
-      const code = index.setBrands[k];
-      if (granted[code] === 1) shown[count++] = code;
-      matched ||= code === filter;
+function brandRule({ scope, index, granted }: ScopedIndex) {
+  // The brand_id filter as a code; -1 for none.
+  const filter = scope.brandId === null ? -1 : index.brandCodes.get(scope.brandId);
+  if (filter === undefined) return null;
+  const shown = new Int32Array(Math.max(index.largestSet, 1));
+  const count = (brand: number): number => {
+    let count = 0;
+    let matched = filter === -1;
+    if (brand >= 0) {
+      if (granted[brand] === 1) shown[count++] = brand;
+      matched ||= brand === filter;
+    } else {
+      for (let k = index.setStart[-1 - brand]; k < index.setStart[-brand]; k++) {
+        const code = index.setBrands[k];
+        if (granted[code] === 1) shown[count++] = code;
+        matched ||= code === filter;
+      }
     }
-  }
-  return matched ? count : 0;
+    return matched ? count : 0;
+  };
+  return { shown, count };
 }
 
 /**
@@ -228,9 +230,8 @@ export function scopedFigures(
 ): void {
   const { scope, index } = v;
   const days = wholeDays(scope);
-  const filter = filterCode(v);
-  if (!days || scope.empty || filter === -2) return;
-  const shown = new Int32Array(Math.max(index.largestSet, 1));
+  const rule = brandRule(v);
+  if (!days || scope.empty || !rule) return;
   for (let position = 0; position < scope.stations.length; position++) {
     const figures = index.stations.get(scope.stations[position]);
     if (!figures) continue;
@@ -239,8 +240,8 @@ export function scopedFigures(
     const to = Math.min(days.end, figures.firstDay + dayStart.length - 1) - figures.firstDay;
     for (let i = from; i < to; i++) {
       for (let cell = dayStart[i]; cell < dayStart[i + 1]; cell++) {
-        const count = shownBrands(v, brands[cell], filter, shown);
-        if (count > 0) visit(position, figures.firstDay + i, figures, cell, shown, count);
+        const count = rule.count(brands[cell]);
+        if (count > 0) visit(position, figures.firstDay + i, figures, cell, rule.shown, count);
       }
     }
   }
@@ -276,11 +277,10 @@ function scopedStarts(
 ): void {
   const { scope, index } = v;
   const range = effectivePeriod({ since: from, until }, scope.period);
-  const filter = filterCode(v);
-  if (!range || filter === -2) return;
+  const rule = brandRule(v);
+  if (!range || !rule) return;
   const fromUs = range.since.getTime() * 1000;
   const untilUs = range.until.getTime() * 1000;
-  const shown = new Int32Array(Math.max(index.largestSet, 1));
   // A k-way merge of the stations' starts: a binary heap of cursors, by their next start.
   const cursors: { starts: Float64Array; brands: Int32Array; at: number; station: number }[] = [];
   scope.stations.forEach((id, station) => {
@@ -308,7 +308,7 @@ function scopedStarts(
   while (cursors.length) {
     const cursor = cursors[0];
     const start = cursor.starts[cursor.at];
-    const visible = shownBrands(v, cursor.brands[cursor.at], filter, shown) > 0;
+    const visible = rule.count(cursor.brands[cursor.at]) > 0;
     if (visible && !visit(start, cursor.station)) return;
     if (!(cursor.starts[++cursor.at] < untilUs)) {
       cursors[0] = cursors[cursors.length - 1];
