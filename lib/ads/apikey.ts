@@ -19,21 +19,15 @@ export const PERMISSIONS = ["ads:read", "reports:read", "coverage:read"] as cons
 export type Permission = typeof PERMISSIONS[number];
 
 /** Recognisable in logs, leaks and secret scanners; 32 random bytes follow (43 base64url chars). */
-export const KEY_PREFIX = "onda_ads_";
+const KEY_PREFIX = "onda_ads_";
 const KEY_SHAPE = /^onda_ads_[A-Za-z0-9_-]{43}$/;
 /** How much of a key `key list` and whoami show: enough to recognise it, useless to use it. */
 const SHOWN_PREFIX_LENGTH = KEY_PREFIX.length + 4;
 
 /** Query parameters that look like a credential: refused so keys never travel in URLs. */
-export const KEY_QUERY_PARAMS = ["api_key", "key", "token", "access_token"];
+const KEY_QUERY_PARAMS = ["api_key", "key", "token", "access_token"];
 
-export interface NewKey {
-  key: string;
-  prefix: string;
-  digestHex: string;
-}
-
-export function generateKey(): NewKey {
+export function generateKey(): { key: string; prefix: string; digestHex: string } {
   const key = KEY_PREFIX + base64url(crypto.getRandomValues(new Uint8Array(32)));
   return { key, prefix: key.slice(0, SHOWN_PREFIX_LENGTH), digestHex: digestHex(key) };
 }
@@ -44,7 +38,7 @@ export function digestHex(key: string): string {
 }
 
 /** Compares two strings in time that depends only on their length. */
-export function constantTimeEqual(a: string, b: string): boolean {
+function constantTimeEqual(a: string, b: string): boolean {
   if (a.length !== b.length) return false;
   let diff = 0;
   for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
@@ -82,7 +76,7 @@ const REPLICA_KEY_WAITS = 20;
 const REPLICA_KEY_WAIT_MS = 50;
 
 /** The grant version of an account without a grant: no grant row has it. */
-export const NO_GRANT = "00000000-0000-0000-0000-000000000000";
+const NO_GRANT = "00000000-0000-0000-0000-000000000000";
 
 interface KeyRow extends SharedCount {
   id: string;
@@ -103,12 +97,8 @@ interface KeyRow extends SharedCount {
 }
 
 function unauthenticated(message: string): ApiError {
-  return new ApiError(401, "UNAUTHENTICATED", {
-    message: message,
-    headers: {
-      "WWW-Authenticate": 'Bearer realm="ads"',
-    },
-  });
+  const headers = { "WWW-Authenticate": 'Bearer realm="ads"' };
+  return new ApiError(401, "UNAUTHENTICATED", { message, headers });
 }
 
 /**

@@ -161,15 +161,9 @@ export const adsCommands: Command[] = [
         select id, prefix, label, created_at, revoked_at from ads_api_keys
          where account_id = ${id} order by created_at, id`;
       for (const row of rows) {
-        ctx.out(
-          [
-            row.id,
-            row.prefix,
-            row.label ?? "-",
-            row.created_at.toISOString(),
-            row.revoked_at?.toISOString() ?? "-",
-          ].join("\t"),
-        );
+        const created = row.created_at.toISOString();
+        const revoked = row.revoked_at?.toISOString() ?? "-";
+        ctx.out([row.id, row.prefix, row.label ?? "-", created, revoked].join("\t"));
       }
     },
   },
@@ -196,35 +190,27 @@ export const adsCommands: Command[] = [
       if (args.flags.approve !== undefined && args.flags.approve !== true) {
         throw new UsageError("--approve takes no value");
       }
-      let file: Deno.FsFile;
-      try {
-        file = await Deno.open(path, { read: true });
-      } catch (err) {
-        refuse(`cannot read ${path}: ${err instanceof Error ? err.message : err}`);
-      }
-      try {
-        const result = await importSnapshot(ctx.db, file.readable, {
-          approve: args.flags.approve === true,
-          progress: ctx.err,
-          reread: async () => (await Deno.open(path, { read: true })).readable,
-        });
-        const rate = Math.round(result.occurrences / Math.max(result.seconds, 0.001));
-        ctx.out(
-          `snapshot ${result.snapshotId} imported: ${result.occurrences} occurrences, ` +
-            `${result.captures} captures, ${result.stations} station and ${result.brands} brand ` +
-            `lines in ${result.seconds.toFixed(1)} s (${rate} occurrences/s)`,
-        );
-        if (result.approved) await tidyServedTables(ctx.db, ctx.err);
-        ctx.out(
-          result.approved
-            ? `snapshot ${result.snapshotId} approved`
-            : `not served until approved: deno task admin snapshot approve ${result.snapshotId}`,
-        );
-      } finally {
-        try {
-          file.close();
-        } catch { /* the stream closed it */ }
-      }
+      // Closed when run ends, unless the stream has closed it already.
+      using file = await Deno.open(path, { read: true }).catch((err) =>
+        refuse(`cannot read ${path}: ${err instanceof Error ? err.message : err}`)
+      );
+      const result = await importSnapshot(ctx.db, file.readable, {
+        approve: args.flags.approve === true,
+        progress: ctx.err,
+        reread: async () => (await Deno.open(path, { read: true })).readable,
+      });
+      const rate = Math.round(result.occurrences / Math.max(result.seconds, 0.001));
+      ctx.out(
+        `snapshot ${result.snapshotId} imported: ${result.occurrences} occurrences, ` +
+          `${result.captures} captures, ${result.stations} station and ${result.brands} brand ` +
+          `lines in ${result.seconds.toFixed(1)} s (${rate} occurrences/s)`,
+      );
+      if (result.approved) await tidyServedTables(ctx.db, ctx.err);
+      ctx.out(
+        result.approved
+          ? `snapshot ${result.snapshotId} approved`
+          : `not served until approved: deno task admin snapshot approve ${result.snapshotId}`,
+      );
     },
   },
   {

@@ -8,7 +8,8 @@
 
 import type { Db, Sql } from "../db/db.ts";
 import { readInt64 } from "../encoding.ts";
-import { createVersionedCache, type VersionedCache } from "./versioned_cache.ts";
+import { createVersionedCache } from "./versioned_cache.ts";
+import { timestamptzMicros } from "./capture_index.ts";
 
 /** One station's cells, grouped by day; days are numbered from 1970-01-01. */
 export interface StationFigures {
@@ -48,8 +49,6 @@ export interface FigureIndex {
   /** Brand codes in the order of their ids; `"brand_id":…,"brand_name":…` of each code. */
   brandOrder: Int32Array;
   brandJson: string[];
-  /** `{id, name}` of each brand, as /ads lists it. */
-  brandObjects: Map<string, { id: string; name: string }>;
   /**
    * Brand sets: the codes of set i's brands are setBrands[setStart[i]] to
    * setBrands[setStart[i + 1] - 1] (ids not in the table have none).
@@ -64,8 +63,6 @@ export interface FigureIndex {
   exportedAt: Map<number, number>;
 }
 
-export type FigureIndexCache = VersionedCache<FigureIndex>;
-
 /** How many bytes of packed cells one statement of a load reads at most (one station more). */
 const LOAD_BATCH_BYTES = 8 * 1024 * 1024;
 
@@ -73,7 +70,7 @@ const LOAD_BATCH_BYTES = 8 * 1024 * 1024;
 const PACKED_CELL_BYTES = 28;
 
 /** A station's cells and starts of one snapshot, packed as the load sends them. */
-export interface PackedCells {
+interface PackedCells {
   seq: number;
   bytes: Uint8Array;
   starts: Uint8Array;
@@ -82,8 +79,6 @@ export interface PackedCells {
 /** A start as the load sends it: ad_started_at (binary timestamptz) and brand set (int4). */
 const PACKED_START_BYTES = 12;
 const DAY_US = 86_400_000_000;
-/** PostgreSQL's binary timestamptz counts microseconds from 2000-01-01 UTC. */
-const POSTGRES_EPOCH_US = 946_684_800_000_000;
 
 /**
  * The starts held and those of the parts, merged in order. Snapshots usually follow each other
@@ -103,7 +98,7 @@ function mergeStarts(
     const starts = new Float64Array(count);
     const brands = new Int32Array(count);
     for (let j = 0; j < count; j++) {
-      starts[j] = readInt64(view, j * PACKED_START_BYTES) + POSTGRES_EPOCH_US;
+      starts[j] = timestamptzMicros(view, j * PACKED_START_BYTES);
       brands[j] = brandsOf(view.getInt32(j * PACKED_START_BYTES + 8));
     }
     runs.push({ starts, brands });
@@ -128,8 +123,10 @@ function mergeStarts(
   };
 }
 
+const CELL_COLUMNS = ["brands", "occurrences", "durationMs", "humanMs", "snapshots"] as const;
+
 /** Adds a station's packed cells of some snapshots to the cells it holds, into new arrays. */
-export function mergeCells(
+function mergeCells(
   held: StationFigures | undefined,
   parts: PackedCells[],
   brandsOf: (set: number) => number,
@@ -182,11 +179,7 @@ export function mergeCells(
     const from = held!.dayStart[i];
     const to = held!.dayStart[i + 1];
     const at = next[held!.firstDay - firstDay + i];
-    figures.brands.set(held!.brands.subarray(from, to), at);
-    figures.occurrences.set(held!.occurrences.subarray(from, to), at);
-    figures.durationMs.set(held!.durationMs.subarray(from, to), at);
-    figures.humanMs.set(held!.humanMs.subarray(from, to), at);
-    figures.snapshots.set(held!.snapshots.subarray(from, to), at);
+    for (const column of CELL_COLUMNS) figures[column].set(held![column].subarray(from, to), at);
     next[held!.firstDay - firstDay + i] += to - from;
   }
   views.forEach((view, p) => {
@@ -238,7 +231,6 @@ export async function loadFigureIndex(
       brandCodes: new Map(base?.brandCodes),
       brandOrder: new Int32Array(0),
       brandJson: [],
-      brandObjects: new Map(),
       setStart: base?.setStart ?? new Int32Array(1),
       setBrands: base?.setBrands ?? new Int32Array(0),
       largestSet: base?.largestSet ?? 0,
@@ -260,9 +252,6 @@ export async function loadFigureIndex(
     }
     index.brandOrder = Int32Array.from(index.brandIds.keys())
       .sort((a, b) => index.brandIds[a] < index.brandIds[b] ? -1 : 1);
-    index.brandObjects = new Map(
-      index.brandIds.map((id, code) => [id, { id, name: index.brandNames[code] }]),
-    );
     index.brandJson = index.brandIds.map((id, code) =>
       `"brand_id":${JSON.stringify(id)},"brand_name":${JSON.stringify(index.brandNames[code])}`
     );
@@ -272,32 +261,18 @@ export async function loadFigureIndex(
       select string_agg(id || ':' || array_to_string(brand_ids, ','), ';' order by id) as sets
         from ads_brand_sets where id >= ${known}`;
     if (sets) {
-      const parsed = sets.split(";").map((set) => {
-        const colon = set.indexOf(":");
-        return { id: Number(set.slice(0, colon)), brands: set.slice(colon + 1).split(",") };
-      });
-      const lastId = parsed[parsed.length - 1].id;
-      const setStart = new Int32Array(lastId + 2);
-      setStart.set(index.setStart);
-      let size = index.setBrands.length;
-      for (const set of parsed) {
-        size += set.brands.length;
-        index.largestSet = Math.max(index.largestSet, set.brands.length);
+      const starts = [...index.setStart];
+      const codes = [...index.setBrands];
+      for (const set of sets.split(";")) {
+        const [id, brands] = set.split(":");
+        // An id not in the table (a sequence may skip some) is a set without brands.
+        while (starts.length <= Number(id)) starts.push(codes.length);
+        for (const brand of brands.split(",")) codes.push(index.brandCodes.get(brand) ?? -1);
+        index.largestSet = Math.max(index.largestSet, codes.length - starts[starts.length - 1]);
+        starts.push(codes.length);
       }
-      const setBrands = new Int32Array(size);
-      setBrands.set(index.setBrands);
-      let at = index.setBrands.length;
-      let next = 0;
-      for (let id = known; id <= lastId; id++) {
-        setStart[id] = at;
-        if (parsed[next]?.id !== id) continue;
-        for (const brand of parsed[next++].brands) {
-          setBrands[at++] = index.brandCodes.get(brand) ?? -1;
-        }
-      }
-      setStart[lastId + 1] = at;
-      index.setStart = setStart;
-      index.setBrands = setBrands;
+      index.setStart = Int32Array.from(starts);
+      index.setBrands = Int32Array.from(codes);
     }
     const brandsOf = (set: number) =>
       index.setStart[set + 1] - index.setStart[set] === 1
@@ -347,6 +322,6 @@ export async function loadFigureIndex(
   });
 }
 
-export function createFigureIndexCache(db: Db): FigureIndexCache {
-  return createVersionedCache((held) => loadFigureIndex(db, held));
+export function createFigureIndexCache(db: Db) {
+  return createVersionedCache<FigureIndex>((held) => loadFigureIndex(db, held));
 }

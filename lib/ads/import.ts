@@ -3,7 +3,7 @@
 
 import { SCOPE_ID } from "./params.ts";
 import { tupleWriter } from "../db/copy_binary.ts";
-import { type Db, frag, type Sql } from "../db/db.ts";
+import { type Db, frag, type Fragment, type Sql } from "../db/db.ts";
 import { type Instant, microsBetween, parseInstant } from "./iso_instant.ts";
 
 /**
@@ -32,41 +32,46 @@ export interface ImportOptions {
   reread?: () => Promise<ReadableStream<Uint8Array>>;
 }
 
-export interface ImportResult {
-  snapshotId: string;
-  occurrences: number;
-  captures: number;
-  stations: number;
-  brands: number;
-  seconds: number;
-  approved: boolean;
-}
-
 const PRECISIONS = new Set(["estimated", "detected", "human_confirmed"]);
 const STATES = new Set(["pending", "confirmed", "rejected"]);
 /** An occurrence longer than this is a data error, not an advertisement. */
 const MAX_OCCURRENCE_MS = 86_400_000;
 /** The tuples handed to a streaming COPY at a time. */
 const COPY_CHUNK = 256 * 1024;
-/** Captures and names wait in memory in batches of about this many bytes, each one COPY. */
+/** Captures wait in memory in batches of about this many bytes, each one COPY. */
 export const BATCH_BYTES = 4 * 1024 * 1024;
 
+const OCCURRENCE_COLUMNS = [
+  "id",
+  "snapshot_seq",
+  "station_id",
+  "ad_started_at",
+  "ad_ended_at",
+  "duration_ms",
+  "duration_precision",
+  "review_state",
+  "brand_ids",
+];
+const CAPTURE_COLUMNS = ["id", "snapshot_seq", "station_id", "started_at", "ended_at"];
+
+/** The fields of each line type: its table's columns but those the import fills. */
+const FILLED = ["snapshot_seq", "duration_ms"];
 const FIELDS: Record<string, string[]> = {
   snapshot: ["type", "id", "exported_at"],
   station: ["type", "id", "name"],
   brand: ["type", "id", "name"],
-  occurrence: [
-    "type",
-    "id",
-    "station_id",
-    "ad_started_at",
-    "ad_ended_at",
-    "duration_precision",
-    "review_state",
-    "brand_ids",
-  ],
-  capture: ["type", "id", "station_id", "started_at", "ended_at"],
+  occurrence: ["type", ...OCCURRENCE_COLUMNS.filter((c) => !FILLED.includes(c))],
+  capture: ["type", ...CAPTURE_COLUMNS.filter((c) => !FILLED.includes(c))],
 };
+
+/** A line of the file, parsed; and what it refers to that is defined so far. */
+type Line = Record<string, unknown>;
+interface Known {
+  seq: number;
+  stations: Set<string>;
+  brands: Set<string>;
+}
+type Tuples = ReturnType<typeof tupleWriter>;
 
 /** Lines of a UTF-8 stream, numbered from 1, without their line terminators. */
 async function* readLines(
@@ -84,19 +89,11 @@ async function* readLines(
   if (rest !== "") yield { n: ++n, text: rest };
 }
 
-/** Escapes a value for COPY's text format. */
-function copyText(value: string): string {
-  return /[\\\t\n\r]/.test(value)
-    ? value.replaceAll("\\", "\\\\").replaceAll("\t", "\\t").replaceAll("\n", "\\n")
-      .replaceAll("\r", "\\r")
-    : value;
-}
-
 function fail(n: number, field: string | null, message: string): never {
   throw new ImportError(`line ${n}${field ? `, field ${field}` : ""}: ${message}`);
 }
 
-function parseLine(n: number, text: string): Record<string, unknown> {
+function parseLine(n: number, text: string): Line {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -106,7 +103,7 @@ function parseLine(n: number, text: string): Record<string, unknown> {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     fail(n, null, "must be a JSON object");
   }
-  const record = value as Record<string, unknown>;
+  const record = value as Line;
   const known = FIELDS[record.type as string];
   if (!known) {
     fail(n, "type", "must be one of snapshot, station, brand, occurrence, capture");
@@ -115,7 +112,7 @@ function parseLine(n: number, text: string): Record<string, unknown> {
   return record;
 }
 
-function idField(n: number, record: Record<string, unknown>, field: string): string {
+function idField(n: number, record: Line, field: string): string {
   const value = record[field];
   if (typeof value !== "string" || !SCOPE_ID.test(value)) {
     fail(n, field, "must be 1 to 64 letters, digits, dots, underscores or hyphens");
@@ -123,14 +120,23 @@ function idField(n: number, record: Record<string, unknown>, field: string): str
   return value;
 }
 
-function timeField(n: number, record: Record<string, unknown>, field: string): Instant {
+function timeField(n: number, record: Line, field: string): Instant {
   const value = record[field];
   const instant = typeof value === "string" ? parseInstant(value) : null;
   if (!instant) fail(n, field, "must be an ISO 8601 date-time with a time zone");
   return instant;
 }
 
-function nameField(n: number, record: Record<string, unknown>): string {
+/** A station id defined earlier in this file or by an earlier import. */
+function stationField(n: number, record: Line, stations: Set<string>): string {
+  const station = idField(n, record, "station_id");
+  if (!stations.has(station)) {
+    fail(n, "station_id", `station ${station} is not defined before this line`);
+  }
+  return station;
+}
+
+function nameField(n: number, record: Line): string {
   const name = record.name;
   if (typeof name !== "string" || name.length === 0 || name.length > 200) {
     fail(n, "name", "must be a string of 1 to 200 characters");
@@ -144,16 +150,16 @@ function nameField(n: number, record: Record<string, unknown>): string {
  * aborts the transaction, so nothing of the import is kept.
  *
  * Nothing is written outside the database, so PostgreSQL needs no data directory. Occurrences
- * stream through a COPY while captures and names wait in memory, each kind in a batch of whole
- * rows: when one fills, the occurrence COPY ends, the batch loads with its own COPY, and a new
- * occurrence COPY goes on. PGlite holds a COPY's data whole, so there the occurrences' COPY
- * ends at the batch size too.
+ * stream through a COPY while captures wait in memory in a batch of whole rows: when it fills,
+ * the occurrence COPY ends, the batch loads with its own COPY, and a new occurrence COPY goes on.
+ * PGlite holds a COPY's data whole, so there the occurrences' COPY ends at the batch size too.
+ * Station and brand names wait in memory until the end, one per id.
  */
 export async function importSnapshot(
   db: Db,
   input: ReadableStream<Uint8Array>,
   options: ImportOptions,
-): Promise<ImportResult> {
+) {
   const started = performance.now();
   const batchBytes = options.batchBytes ?? BATCH_BYTES;
   const lines = readLines(input);
@@ -178,21 +184,19 @@ export async function importSnapshot(
     const [{ seq }] = await tx<{ seq: number }>`
       insert into ads_snapshots (id, exported_at) values (${snapshotId}, ${new Date(exportedAt)})
       returning seq`;
-    const stations = new Set(
-      (await tx<{ id: string }>`select id from ads_stations`).map((r) => r.id),
-    );
-    const brands = new Set(
-      (await tx<{ id: string }>`select id from ads_brands`).map((r) => r.id),
-    );
-    // Station and brand lines wait here until the end, when their names are upserted.
-    await tx`create temp table ads_import_named (kind text, line int, id text, name text)
-             on commit drop`;
+    const ids = async (table: Fragment) =>
+      new Set((await tx<{ id: string }>`select id from ${table}`).map((r) => r.id));
+    const known = {
+      seq,
+      stations: await ids(frag`ads_stations`),
+      brands: await ids(frag`ads_brands`),
+    };
+    // Station and brand names wait here until the end, the last one given for an id winning.
+    const names = { station: new Map<string, string>(), brand: new Map<string, string>() };
 
     const occurrenceTuples = tupleWriter(COPY_CHUNK + 4096);
     const captureTuples = tupleWriter(batchBytes + 4096);
-    let named: string[] = [];
-    let namedSize = 0;
-    const counts = { rows: 0, occurrences: 0, captures: 0, station: 0, brand: 0 };
+    const counts = { rows: 0, occurrences: 0, captures: 0, stations: 0, brands: 0 };
     let inputDone = false;
     let failure: ImportError | null = null;
     let lastReport = performance.now();
@@ -209,7 +213,7 @@ export async function importSnapshot(
       let runBytes = 0;
       const runFull = () => db.kind === "pglite" && runBytes >= batchBytes;
       try {
-        while (captureTuples.size < batchBytes && namedSize < batchBytes && !runFull()) {
+        while (captureTuples.size < batchBytes && !runFull()) {
           const next = await lines.next();
           if (next.done) {
             inputDone = true;
@@ -225,7 +229,7 @@ export async function importSnapshot(
           }
           switch (record.type) {
             case "occurrence":
-              writeOccurrence(occurrenceTuples, n, record, seq, stations, brands);
+              writeOccurrence(occurrenceTuples, n, record, known);
               counts.occurrences++;
               if (occurrenceTuples.size >= COPY_CHUNK) {
                 runBytes += occurrenceTuples.size;
@@ -233,17 +237,15 @@ export async function importSnapshot(
               }
               break;
             case "capture":
-              writeCapture(captureTuples, n, record, seq, stations);
+              writeCapture(captureTuples, n, record, known);
               counts.captures++;
               break;
             case "station":
             case "brand": {
               const id = idField(n, record, "id");
-              (record.type === "station" ? stations : brands).add(id);
-              counts[record.type]++;
-              const line = `${record.type}\t${n}\t${id}\t${copyText(nameField(n, record))}\n`;
-              named.push(line);
-              namedSize += line.length;
+              (record.type === "station" ? known.stations : known.brands).add(id);
+              counts[record.type === "station" ? "stations" : "brands"]++;
+              names[record.type].set(id, nameField(n, record));
               break;
             }
             default:
@@ -265,78 +267,38 @@ export async function importSnapshot(
       }
       if (failure) throw failure;
       if (captureTuples.size >= batchBytes || (inputDone && captureTuples.size)) {
+        const batch = ReadableStream.from([captureTuples.take()]);
         try {
-          await copyIn("ads_captures", CAPTURE_COLUMNS, once(captureTuples.take()), "binary");
+          await copyIn("ads_captures", CAPTURE_COLUMNS, batch, "binary");
         } catch (err) {
           throw await duplicateError(err, "capture", options.reread);
         }
-      }
-      if (namedSize >= batchBytes || (inputDone && namedSize)) {
-        await copyIn("ads_import_named", NAMED_COLUMNS, once(named.join("")));
-        named = [];
-        namedSize = 0;
       }
     }
     // Before the names: a new or renamed station or brand renews the data version, whose
     // trigger takes this lock; taken first here, as an approval takes it, so the two queue
     // instead of deadlocking. An import without station or brand lines leaves them free.
-    if (counts.station || counts.brand) await lockAdsData(tx);
-    if (counts.station) await upsertNamed(tx, "station");
-    if (counts.brand) await upsertNamed(tx, "brand");
+    if (counts.stations || counts.brands) await lockAdsData(tx);
+    await upsertNames(tx, frag`ads_stations`, names.station);
+    await upsertNames(tx, frag`ads_brands`, names.brand);
     await tx`
       update ads_snapshots
          set occurrences = ${counts.occurrences}, captures = ${counts.captures}
        where seq = ${seq}`;
     if (options.approve) await approveSeq(tx, seq);
     report();
-    return {
-      snapshotId,
-      occurrences: counts.occurrences,
-      captures: counts.captures,
-      stations: counts.station,
-      brands: counts.brand,
-      seconds: (performance.now() - started) / 1000,
-      approved: options.approve,
-    };
+    const seconds = (performance.now() - started) / 1000;
+    return { snapshotId, ...counts, seconds, approved: options.approve };
   });
 }
 
-const NAMED_COLUMNS = ["kind", "line", "id", "name"];
-const CAPTURE_COLUMNS = ["id", "snapshot_seq", "station_id", "started_at", "ended_at"];
-
-async function* once<T>(value: T): AsyncGenerator<T> {
-  yield value;
-}
-
-const OCCURRENCE_COLUMNS = [
-  "id",
-  "snapshot_seq",
-  "station_id",
-  "ad_started_at",
-  "ad_ended_at",
-  "duration_ms",
-  "duration_precision",
-  "review_state",
-  "brand_ids",
-];
-
 /** Checks an occurrence line and writes it as a binary COPY tuple (OCCURRENCE_COLUMNS). */
-function writeOccurrence(
-  out: ReturnType<typeof tupleWriter>,
-  n: number,
-  record: Record<string, unknown>,
-  seq: number,
-  stations: Set<string>,
-  brands: Set<string>,
-): void {
+function writeOccurrence(out: Tuples, n: number, record: Line, known: Known): void {
   // The id is checked as it is written: a failure abandons the whole COPY, tuple and all.
   out.tuple(OCCURRENCE_COLUMNS.length);
   const id = record.id;
   if (typeof id !== "string" || !out.uuid(id)) fail(n, "id", "must be a UUID");
-  const station = idField(n, record, "station_id");
-  if (!stations.has(station)) {
-    fail(n, "station_id", `station ${station} is not defined before this line`);
-  }
+  const station = stationField(n, record, known.stations);
   const from = timeField(n, record, "ad_started_at");
   const to = timeField(n, record, "ad_ended_at");
   if (microsBetween(from, to) < 0) fail(n, "ad_ended_at", "must not be before ad_started_at");
@@ -356,13 +318,13 @@ function writeOccurrence(
     fail(n, "brand_ids", "must be a list of 1 to 20 brand ids");
   }
   for (const brand of list) {
-    if (typeof brand !== "string" || !brands.has(brand)) {
+    if (typeof brand !== "string" || !known.brands.has(brand)) {
       fail(n, "brand_ids", `brand ${String(brand)} is not defined before this line`);
     }
   }
   // Sorted and without repeats, so that equal brand sets are one set of ads_brand_sets.
   const sorted = list.length === 1 ? list as string[] : [...new Set(list as string[])].sort();
-  out.int4(seq);
+  out.int4(known.seq);
   out.text(station);
   out.timestamptz(from.ms, from.micros);
   out.timestamptz(to.ms, to.micros);
@@ -373,35 +335,25 @@ function writeOccurrence(
 }
 
 /** Checks a capture line and writes it as a binary COPY tuple (CAPTURE_COLUMNS). */
-function writeCapture(
-  out: ReturnType<typeof tupleWriter>,
-  n: number,
-  record: Record<string, unknown>,
-  seq: number,
-  stations: Set<string>,
-): void {
+function writeCapture(out: Tuples, n: number, record: Line, known: Known): void {
   const id = idField(n, record, "id");
-  const station = idField(n, record, "station_id");
-  if (!stations.has(station)) {
-    fail(n, "station_id", `station ${station} is not defined before this line`);
-  }
+  const station = stationField(n, record, known.stations);
   const from = timeField(n, record, "started_at");
   const to = timeField(n, record, "ended_at");
   if (microsBetween(from, to) <= 0) fail(n, "ended_at", "must be after started_at");
   out.tuple(CAPTURE_COLUMNS.length);
   out.text(id);
-  out.int4(seq);
+  out.int4(known.seq);
   out.text(station);
   out.timestamptz(from.ms, from.micros);
   out.timestamptz(to.ms, to.micros);
 }
 
-/** Stations or brands: the last name given in the file wins over an earlier or stored one. */
-async function upsertNamed(tx: Sql, kind: "station" | "brand") {
-  const target = kind === "station" ? frag`ads_stations` : frag`ads_brands`;
-  const named = frag`(select distinct on (id) id, name from ads_import_named
-                       where kind = ${kind} order by id, line desc)`;
-  await tx`insert into ${target} (id, name) select id, name from ${named} n
+/** Stations or brands: the name given in the file wins over a stored one. */
+async function upsertNames(tx: Sql, table: Fragment, names: Map<string, string>) {
+  if (!names.size) return;
+  await tx`insert into ${table} (id, name)
+           select * from unnest(${[...names.keys()]}::text[], ${[...names.values()]}::text[])
            on conflict (id) do update set name = excluded.name`;
 }
 

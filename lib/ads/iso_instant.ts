@@ -59,16 +59,8 @@ function digits(text: string, at: number, count: number): number {
   return value;
 }
 
-/** Days from 1970-01-01 to a date of the proleptic Gregorian calendar, year 1 or later. */
-function daysFromEpoch(year: number, month: number, day: number): number {
-  const y = month <= 2 ? year - 1 : year;
-  const era = Math.floor(y / 400);
-  const yearOfEra = y - era * 400;
-  const dayOfYear = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
-  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) +
-    dayOfYear;
-  return era * 146_097 + dayOfEra - 719_468;
-}
+/** 400 Gregorian years: whole weeks and leap cycles, so every date repeats 400 years on. */
+const CYCLE_MS = 146_097 * DAY_MS;
 
 /**
  * `YYYY-MM-DDTHH:MM:SS[.f{1,6}](Z|±HH:MM)` with every field in its everyday range, read without
@@ -114,7 +106,8 @@ export function quickInstant(text: string): Instant | null {
   } else {
     return null;
   }
-  const ms = daysFromEpoch(year, month, day) * DAY_MS +
-    ((hour * 60 + minute - offsetMinutes) * 60 + second) * 1000 + Math.floor(fraction / 1000);
+  // Date.UTC reads years 0 to 99 as 1900 to 1999: it is given the same date 400 years on.
+  const ms = Date.UTC(year + 400, month - 1, day, hour, minute - offsetMinutes, second) -
+    CYCLE_MS + Math.floor(fraction / 1000);
   return { ms, micros: fraction % 1000 };
 }

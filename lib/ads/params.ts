@@ -22,7 +22,7 @@ export function periodMeta(scope: { period: Period | null; requested: Period }) 
 export const SCOPE_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /** A station, brand or account id (contract.md §2); another shape is a 422 naming the field. */
-export function scopeId(what: string) {
+function scopeId(what: string) {
   return optional(
     string({
       min: 1,
@@ -35,9 +35,12 @@ export function scopeId(what: string) {
   );
 }
 
-export const periodQuery = {
+/** The filters of the data routes: the period, a station and a brand (coverage takes no brand). */
+export const scopeQuery = {
   since: optional(dateTime("Start of the period (inclusive); default until minus 7 days.")),
   until: optional(dateTime("End of the period (exclusive); default now. At most 31 days.")),
+  station_id: scopeId("station"),
+  brand_id: scopeId("brand"),
 };
 
 export const stationSchema = named(

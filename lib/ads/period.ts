@@ -82,17 +82,3 @@ export function isoUtc(instant: Date | number): string {
 export function periodJson(period: Period | null): { since: string; until: string } | null {
   return period ? { since: isoUtc(period.since), until: isoUtc(period.until) } : null;
 }
-
-/** Midnight UTC at or after `date`, and at or before it. */
-export function ceilDay(date: Date): Date {
-  return new Date(Math.ceil(date.getTime() / DAY_MS) * DAY_MS);
-}
-
-export function floorDay(date: Date): Date {
-  return new Date(Math.floor(date.getTime() / DAY_MS) * DAY_MS);
-}
-
-/** YYYY-MM-DD of a UTC day. */
-export function dayString(date: Date): string {
-  return isoUtc(date).slice(0, 10);
-}

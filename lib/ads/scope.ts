@@ -10,17 +10,9 @@ import type { AdsPrincipal } from "./apikey.ts";
 import { frag, type Fragment, join, type Sql } from "../db/db.ts";
 import { ApiError } from "../errors.ts";
 import type { FigureIndex, StationFigures } from "./figure_index.ts";
-import {
-  ceilDay,
-  DAY_MS,
-  effectivePeriod,
-  floorDay,
-  isoUtc,
-  type Period,
-  requestedPeriod,
-} from "./period.ts";
+import { DAY_MS, effectivePeriod, isoUtc, type Period, requestedPeriod } from "./period.ts";
 
-export interface ScopeQuery {
+interface ScopeQuery {
   since?: Date;
   until?: Date;
   station_id?: string;
@@ -49,48 +41,41 @@ export interface Scope {
  * answers exactly as one that does not exist, so ids of other accounts cannot be probed.
  */
 export function resolveScope(principal: AdsPrincipal, query: ScopeQuery, now: Date): Scope {
-  const requested = requestedPeriod(query, now);
-  return scopeOf(principal, requested, query.station_id, query.brand_id);
+  return scopeOf(principal, requestedPeriod(query, now), query);
 }
 
-/** The whole grant, as meta.snapshot_exported_at looks at it. */
-function grantScope(principal: AdsPrincipal): Scope | null {
-  return principal.period && scopeOf(principal, principal.period, undefined, undefined);
+function notInScope(what: "station" | "brand"): ApiError {
+  const message = `No such ${what} in this account's scope.`;
+  return new ApiError(404, "NOT_FOUND", { message, field: `${what}_id` });
 }
 
-function scopeOf(
-  principal: AdsPrincipal,
-  requested: Period,
-  stationId: string | undefined,
-  brandId: string | undefined,
-): Scope {
+function scopeOf(principal: AdsPrincipal, requested: Period, query: ScopeQuery): Scope {
   const period = effectivePeriod(requested, principal.period);
-  let stations = principal.stations;
-  if (stationId !== undefined) {
-    if (!stations.includes(stationId)) {
-      throw new ApiError(404, "NOT_FOUND", {
-        message: "No such station in this account's scope.",
-        field: "station_id",
-      });
-    }
-    stations = [stationId];
-  }
-  if (brandId !== undefined && !principal.brandFilterGranted) {
-    throw new ApiError(404, "NOT_FOUND", {
-      message: "No such brand in this account's scope.",
-      field: "brand_id",
-    });
-  }
+  const { station_id: stationId = null, brand_id: brandId = null } = query;
+  if (stationId !== null && !principal.stations.includes(stationId)) throw notInScope("station");
+  if (brandId !== null && !principal.brandFilterGranted) throw notInScope("brand");
+  const stations = stationId === null ? principal.stations : [stationId];
   return {
     requested,
     period,
     stations,
-    stationId: stationId ?? null,
-    brandId: brandId ?? null,
+    stationId,
+    brandId,
     accountId: principal.account.id,
     grantVersion: principal.grantVersion,
     empty: period === null || stations.length === 0,
   };
+}
+
+/** The whole grant, as meta.snapshot_exported_at looks at it. */
+function grantScope(principal: AdsPrincipal): Scope | null {
+  return principal.period && scopeOf(principal, principal.period, {});
+}
+
+/** `value` of the account's grant row at the version the key lookup saw; null once replaced. */
+function fromGrant(scope: Pick<Scope, "accountId" | "grantVersion">, value: Fragment): Fragment {
+  return frag`(select ${value} from ads_grants
+                where account_id = ${scope.accountId} and version = ${scope.grantVersion}::uuid)`;
 }
 
 /**
@@ -100,8 +85,7 @@ function scopeOf(
  * rather than sent: shipping thousands of ids with every query cost more than the query.
  */
 export function grantedBrandsSql(scope: Pick<Scope, "accountId" | "grantVersion">): Fragment {
-  return frag`(select brand_ids from ads_grants
-                where account_id = ${scope.accountId} and version = ${scope.grantVersion}::uuid)`;
+  return fromGrant(scope, frag`brand_ids`);
 }
 
 /**
@@ -111,8 +95,7 @@ export function grantedBrandsSql(scope: Pick<Scope, "accountId" | "grantVersion"
  * object, which the row checks then read in place instead of fetching it again each time.
  */
 function grantedKeysSql(scope: Pick<Scope, "accountId" | "grantVersion">): Fragment {
-  return frag`(select brand_keys || '{}' from ads_grants
-                where account_id = ${scope.accountId} and version = ${scope.grantVersion}::uuid)`;
+  return fromGrant(scope, frag`brand_keys || '{}'`);
 }
 
 /** "At least one brand of `column` is a key of `keys`"; the first two checked directly. */
@@ -128,16 +111,7 @@ function anyBrandIn(column: Fragment, keys: Fragment): Fragment {
  */
 function matchedKeysSql(scope: Scope): Fragment {
   if (scope.brandId === null) return grantedKeysSql(scope);
-  return frag`(select jsonb_build_object(${scope.brandId}::text, 1) from ads_grants
-                where account_id = ${scope.accountId} and version = ${scope.grantVersion}::uuid)`;
-}
-
-/** [from, until) within the effective period; null when that leaves nothing. */
-function within(scope: Scope, from: Date, until: Date): Period | null {
-  if (!scope.period) return null;
-  const since = Math.max(from.getTime(), scope.period.since.getTime());
-  const to = Math.min(until.getTime(), scope.period.until.getTime());
-  return since < to ? { since: new Date(since), until: new Date(to) } : null;
+  return fromGrant(scope, frag`jsonb_build_object(${scope.brandId}::text, 1)`);
 }
 
 /**
@@ -147,14 +121,9 @@ function within(scope: Scope, from: Date, until: Date): Period | null {
  * range of time.
  */
 export function scopedOccurrences(scope: Scope, from: Date, until: Date): Fragment {
-  const range = within(scope, from, until);
-  if (!range || scope.stations.length === 0) {
-    return frag`select null::uuid as id, null::text as station_id,
-                       null::timestamptz as ad_started_at, null::timestamptz as ad_ended_at,
-                       null::int as duration_ms, null::text as duration_precision,
-                       null::int as snapshot_seq, null::text[] as brand_ids
-                 where false`;
-  }
+  // Outside the effective period: an empty range, which the query reads as no row.
+  const range = effectivePeriod({ since: from, until }, scope.period) ??
+    { since: from, until: from };
   const stations = scope.stations.length === 1
     ? frag`o.station_id = ${scope.stations[0]}`
     : frag`o.station_id = any(${scope.stations}::text[])`;
@@ -177,8 +146,8 @@ export function scopedOccurrences(scope: Scope, from: Date, until: Date): Fragme
 /** The whole UTC days of the effective period, as day numbers [first, end); null when none. */
 export function wholeDays(scope: Scope): { first: number; end: number } | null {
   if (!scope.period) return null;
-  const first = ceilDay(scope.period.since).getTime() / DAY_MS;
-  const end = floorDay(scope.period.until).getTime() / DAY_MS;
+  const first = Math.ceil(scope.period.since.getTime() / DAY_MS);
+  const end = Math.floor(scope.period.until.getTime() / DAY_MS);
   return first < end ? { first, end } : null;
 }
 
@@ -198,68 +167,58 @@ export function partialDays(scope: Scope): Period[] {
   return edges;
 }
 
-/**
- * The scope's visible occurrences of its partial days, counted per station, UTC day and shown
- * brands: (station_id, day as YYYY-MM-DD text, brand_ids, occurrences, duration_ms, human_ms).
- */
-export function partialDayFigures(scope: Scope): Fragment {
+/** The scope's visible occurrences of its partial days (it must have some). */
+export function partialOccurrences(scope: Scope): Fragment {
   const edges = partialDays(scope).map((edge) => scopedOccurrences(scope, edge.since, edge.until));
-  if (!edges.length) {
-    return frag`select null::text as station_id, null::text as day, null::text[] as brand_ids,
-                       0::int8 as occurrences, 0::int8 as duration_ms, 0::int8 as human_ms
-                 where false`;
-  }
-  return frag`
-    select v.station_id, to_char(v.ad_started_at at time zone 'UTC', 'YYYY-MM-DD') as day,
-           v.brand_ids, count(*)::int8 as occurrences, sum(v.duration_ms)::int8 as duration_ms,
-           sum(case when v.duration_precision = 'human_confirmed' then v.duration_ms else 0 end)::int8
-             as human_ms
-      from (${join(edges, frag` union all `)}) v
-     group by 1, 2, 3`;
-}
-
-/** The brand_id filter as a code of `index`: -1 for none, -2 for a brand it does not hold. */
-function filterCode(scope: Scope, index: FigureIndex): number {
-  return scope.brandId === null ? -1 : index.brandCodes.get(scope.brandId) ?? -2;
+  return join(edges, frag` union all `);
 }
 
 /**
- * The scope's brand rule for one cell or occurrence of the figure index, whose brands are
- * `brand` (a code, or -1 - a set's id): puts the brands it shows (the granted ones) in `shown`
- * and returns how many, or 0 when it is not visible (no granted brand, or not the filter's).
+ * The figure index as one request sees it: its scope, and its grant's brands as a byte per brand
+ * code of `index` (1 = granted), as the grant cache's brandCodes gives them.
  */
-function shownBrands(
-  brand: number,
-  index: FigureIndex,
-  granted: Uint8Array,
-  filter: number,
-  shown: Int32Array,
-): number {
-  let count = 0;
-  let matched = filter === -1;
-  if (brand >= 0) {
-    if (granted[brand] === 1) shown[count++] = brand;
-    matched ||= brand === filter;
-  } else {
-    for (let k = index.setStart[-1 - brand]; k < index.setStart[-brand]; k++) {
-      const code = index.setBrands[k];
-      if (granted[code] === 1) shown[count++] = code;
-      matched ||= code === filter;
+export interface ScopedIndex {
+  scope: Scope;
+  index: FigureIndex;
+  granted: Uint8Array;
+}
+
+/**
+ * The scope's brand rule over the figure index: `count(brand)` takes the brands of a cell or
+ * occurrence (a code, or -1 - a set's id), puts those it shows (the granted ones) in `shown`
+ * and returns how many, or 0 when it is not visible (no granted brand, or not the filter's).
+ * Null when the brand_id filter is a brand the index does not hold: nothing is visible.
+ */
+function brandRule({ scope, index, granted }: ScopedIndex) {
+  // The brand_id filter as a code; -1 for none.
+  const filter = scope.brandId === null ? -1 : index.brandCodes.get(scope.brandId);
+  if (filter === undefined) return null;
+  const shown = new Int32Array(Math.max(index.largestSet, 1));
+  const count = (brand: number): number => {
+    let count = 0;
+    let matched = filter === -1;
+    if (brand >= 0) {
+      if (granted[brand] === 1) shown[count++] = brand;
+      matched ||= brand === filter;
+    } else {
+      for (let k = index.setStart[-1 - brand]; k < index.setStart[-brand]; k++) {
+        const code = index.setBrands[k];
+        if (granted[code] === 1) shown[count++] = code;
+        matched ||= code === filter;
+      }
     }
-  }
-  return matched ? count : 0;
+    return matched ? count : 0;
+  };
+  return { shown, count };
 }
 
 /**
  * Calls `visit` for every cell of the figure index that is visible in the scope's whole days:
  * the station's position in scope.stations, the day's number, the cell, and the brands it shows
- * (codes of `index`): shown[0] to shown[count - 1], valid during the call only. `granted` is the
- * grant's brands as GrantCache.brandCodes gives them.
+ * (codes of `index`): shown[0] to shown[count - 1], valid during the call only.
  */
 export function scopedFigures(
-  scope: Scope,
-  index: FigureIndex,
-  granted: Uint8Array,
+  v: ScopedIndex,
   visit: (
     station: number,
     day: number,
@@ -269,10 +228,10 @@ export function scopedFigures(
     count: number,
   ) => void,
 ): void {
+  const { scope, index } = v;
   const days = wholeDays(scope);
-  const filter = filterCode(scope, index);
-  if (!days || scope.empty || filter === -2) return;
-  const shown = new Int32Array(Math.max(index.largestSet, 1));
+  const rule = brandRule(v);
+  if (!days || scope.empty || !rule) return;
   for (let position = 0; position < scope.stations.length; position++) {
     const figures = index.stations.get(scope.stations[position]);
     if (!figures) continue;
@@ -281,8 +240,8 @@ export function scopedFigures(
     const to = Math.min(days.end, figures.firstDay + dayStart.length - 1) - figures.firstDay;
     for (let i = from; i < to; i++) {
       for (let cell = dayStart[i]; cell < dayStart[i + 1]; cell++) {
-        const count = shownBrands(brands[cell], index, granted, filter, shown);
-        if (count > 0) visit(position, figures.firstDay + i, figures, cell, shown, count);
+        const count = rule.count(brands[cell]);
+        if (count > 0) visit(position, figures.firstDay + i, figures, cell, rule.shown, count);
       }
     }
   }
@@ -311,19 +270,17 @@ function firstStartAtOrAfter(figures: StationFigures, t: number): number {
  * false.
  */
 function scopedStarts(
-  scope: Scope,
-  index: FigureIndex,
-  granted: Uint8Array,
+  v: ScopedIndex,
   from: Date,
   until: Date,
   visit: (startUs: number, station: number) => boolean,
 ): void {
-  const range = within(scope, from, until);
-  const filter = filterCode(scope, index);
-  if (!range || filter === -2) return;
+  const { scope, index } = v;
+  const range = effectivePeriod({ since: from, until }, scope.period);
+  const rule = brandRule(v);
+  if (!range || !rule) return;
   const fromUs = range.since.getTime() * 1000;
   const untilUs = range.until.getTime() * 1000;
-  const shown = new Int32Array(Math.max(index.largestSet, 1));
   // A k-way merge of the stations' starts: a binary heap of cursors, by their next start.
   const cursors: { starts: Float64Array; brands: Int32Array; at: number; station: number }[] = [];
   scope.stations.forEach((id, station) => {
@@ -351,7 +308,7 @@ function scopedStarts(
   while (cursors.length) {
     const cursor = cursors[0];
     const start = cursor.starts[cursor.at];
-    const visible = shownBrands(cursor.brands[cursor.at], index, granted, filter, shown) > 0;
+    const visible = rule.count(cursor.brands[cursor.at]) > 0;
     if (visible && !visit(start, cursor.station)) return;
     if (!(cursor.starts[++cursor.at] < untilUs)) {
       cursors[0] = cursors[cursors.length - 1];
@@ -362,15 +319,9 @@ function scopedStarts(
 }
 
 /** How many of the scope's visible occurrences start in [from, until). */
-export function countVisible(
-  scope: Scope,
-  index: FigureIndex,
-  granted: Uint8Array,
-  from: Date,
-  until: Date,
-): number {
+export function countVisible(v: ScopedIndex, from: Date, until: Date): number {
   let count = 0;
-  scopedStarts(scope, index, granted, from, until, () => (count++, true));
+  scopedStarts(v, from, until, () => (count++, true));
   return count;
 }
 
@@ -382,14 +333,8 @@ export function countVisible(
  * page's query reads about as many rows as it returns. Null when there are no more than `offset`
  * rows.
  */
-export function locatePage(
-  scope: Scope,
-  index: FigureIndex,
-  granted: Uint8Array,
-  from: Date,
-  offset: number,
-  limit: number,
-): { scope: Scope; since: Date; until: Date; skip: number } | null {
+export function locatePage(v: ScopedIndex, from: Date, offset: number, limit: number) {
+  const { scope } = v;
   let position = 0;
   let first = -1;
   let last = -1;
@@ -398,7 +343,7 @@ export function locatePage(
   let before: number[] = [];
   let skip = 0;
   const stations = new Set<number>();
-  scopedStarts(scope, index, granted, from, scope.period?.until ?? from, (start, station) => {
+  scopedStarts(v, from, scope.period?.until ?? from, (start, station) => {
     const ms = Math.floor(start / 1000);
     if (ms !== millisecond) [millisecond, before] = [ms, []];
     if (position === offset) {
@@ -424,31 +369,8 @@ export function locatePage(
   };
 }
 
-/** What the service keeps of each grant: its brand list at its version (a few kB an account). */
-export interface GrantCache {
-  /** The grant's brands as a byte per brand code of `index` (1 = granted). */
-  brandCodes(sql: Sql, scope: Scope, index: FigureIndex): Promise<Uint8Array>;
-  /**
-   * The visible occurrences of each whole day of the scope (see wholeDays), from the figure
-   * index. Without filters, from the grant's counts per day, which are added up once per data
-   * version: a row per account and day.
-   */
-  occurrencesPerDay(
-    sql: Sql,
-    principal: AdsPrincipal,
-    scope: Scope,
-    index: FigureIndex,
-  ): Promise<Float64Array>;
-  /**
-   * meta.snapshot_exported_at: exported_at of the newest approved snapshot with a visible
-   * occurrence anywhere in the principal's grant (not only the request's filters), at the data
-   * version of `index`.
-   */
-  newestSnapshot(sql: Sql, principal: AdsPrincipal, index: FigureIndex): Promise<string | null>;
-}
-
 /** How many accounts' grants are kept; past that the one used longest ago makes room. */
-export const GRANT_CACHE_ACCOUNTS = 1000;
+const GRANT_CACHE_ACCOUNTS = 1000;
 
 interface GrantEntry {
   version: string;
@@ -459,7 +381,17 @@ interface GrantEntry {
   days: { index: FigureIndex; first: number; counts: Float64Array } | null;
 }
 
-export function createGrantCache(maxAccounts = GRANT_CACHE_ACCOUNTS): GrantCache {
+/** Visible occurrences per day of `scope`, for days [first, end). */
+function perDay(v: ScopedIndex, first: number, end: number) {
+  const counts = new Float64Array(Math.max(0, end - first));
+  scopedFigures(v, (_station, day, figures, cell) => {
+    if (day >= first && day < end) counts[day - first] += figures.occurrences[cell];
+  });
+  return counts;
+}
+
+/** What the service keeps of each grant: its brand list at its version (a few kB an account). */
+export function createGrantCache() {
   // A Map iterates in insertion order: an entry used is moved to the end, the first is the oldest.
   const entries = new Map<string, GrantEntry>();
   const entry = (accountId: string, version: string): GrantEntry => {
@@ -469,10 +401,12 @@ export function createGrantCache(maxAccounts = GRANT_CACHE_ACCOUNTS): GrantCache
       found = { version, brands: null, codes: null, newest: null, days: null };
     }
     entries.set(accountId, found);
-    if (entries.size > maxAccounts) entries.delete(entries.keys().next().value!);
+    if (entries.size > GRANT_CACHE_ACCOUNTS) entries.delete(entries.keys().next().value!);
     return found;
   };
-  const brandCodes: GrantCache["brandCodes"] = async (sql, scope, index) => {
+
+  /** The grant's brands as a byte per brand code of `index` (1 = granted). */
+  async function brandCodes(sql: Sql, scope: Scope, index: FigureIndex): Promise<Uint8Array> {
     const kept = entry(scope.accountId, scope.grantVersion);
     if (kept.codes?.index === index) return kept.codes.codes;
     if (!kept.brands) {
@@ -489,26 +423,31 @@ export function createGrantCache(maxAccounts = GRANT_CACHE_ACCOUNTS): GrantCache
     }
     kept.codes = { index, codes };
     return codes;
-  };
-  const newestSnapshot: GrantCache["newestSnapshot"] = async (sql, principal, index) => {
+  }
+
+  /**
+   * meta.snapshot_exported_at: exported_at of the newest approved snapshot with a visible
+   * occurrence anywhere in the principal's grant (not only the request's filters), at the data
+   * version of `index`.
+   */
+  async function newestSnapshot(principal: AdsPrincipal, index: FigureIndex) {
     const scope = grantScope(principal);
     if (!scope || scope.empty) return null;
     const kept = entry(scope.accountId, scope.grantVersion);
     if (kept.newest?.dataVersion === index.version) return kept.newest.exportedAt;
+    const { sql } = principal.reads;
     let newest = -Infinity;
-    scopedFigures(scope, index, await brandCodes(sql, scope, index), (_s, _d, f, cell) => {
+    const granted = await brandCodes(sql, scope, index);
+    scopedFigures({ scope, index, granted }, (_s, _d, f, cell) => {
       newest = Math.max(newest, index.exportedAt.get(f.snapshots[cell]) ?? -Infinity);
     });
     // The grant's partial first and last day, from raw rows, at the same data version.
-    const edges = partialDays(scope).map((edge) =>
-      scopedOccurrences(scope, edge.since, edge.until)
-    );
     let current = true;
-    if (edges.length) {
+    if (partialDays(scope).length) {
       const [row] = await sql<{ exported_at: Date | null; data_version: string }>`
         select (select version::text from ads_data_version) as data_version,
                (select max(s.exported_at)
-                  from (${join(edges, frag` union all `)}) v
+                  from (${partialOccurrences(scope)}) v
                   join ads_snapshots s on s.seq = v.snapshot_seq) as exported_at`;
       if (row.exported_at) newest = Math.max(newest, row.exported_at.getTime());
       current = row.data_version === index.version;
@@ -516,34 +455,21 @@ export function createGrantCache(maxAccounts = GRANT_CACHE_ACCOUNTS): GrantCache
     const exportedAt = newest === -Infinity ? null : isoUtc(newest);
     if (current) kept.newest = { dataVersion: index.version, exportedAt };
     return exportedAt;
-  };
-  /** Visible occurrences per day of `scope`, for days [first, end). */
-  const perDay = (
-    scope: Scope,
-    index: FigureIndex,
-    granted: Uint8Array,
-    first: number,
-    end: number,
-  ) => {
-    const counts = new Float64Array(Math.max(0, end - first));
-    scopedFigures(scope, index, granted, (_station, day, figures, cell) => {
-      if (day >= first && day < end) counts[day - first] += figures.occurrences[cell];
-    });
-    return counts;
-  };
-  const occurrencesPerDay: GrantCache["occurrencesPerDay"] = async (
-    sql,
-    principal,
-    scope,
-    index,
-  ) => {
+  }
+
+  /**
+   * The visible occurrences of each whole day of the scope (see wholeDays), from the figure
+   * index. Without filters, from the grant's counts per day, which are added up once per data
+   * version: a row per account and day.
+   */
+  async function occurrencesPerDay(principal: AdsPrincipal, scope: Scope, index: FigureIndex) {
     const days = wholeDays(scope);
     if (!days) return new Float64Array(0);
-    const granted = await brandCodes(sql, scope, index);
+    const granted = await brandCodes(principal.reads.sql, scope, index);
     const grant = grantScope(principal);
     const grantDays = grant && wholeDays(grant);
     if (scope.stationId !== null || scope.brandId !== null || !grantDays) {
-      return perDay(scope, index, granted, days.first, days.end);
+      return perDay({ scope, index, granted }, days.first, days.end);
     }
     const kept = entry(scope.accountId, scope.grantVersion);
     if (kept.days?.index !== index) {
@@ -557,13 +483,14 @@ export function createGrantCache(maxAccounts = GRANT_CACHE_ACCOUNTS): GrantCache
           Math.min(grantDays.end, figures.firstDay + figures.dayStart.length - 1),
         );
       }
-      kept.days = { index, first, counts: perDay(grant, index, granted, first, end) };
+      kept.days = { index, first, counts: perDay({ scope: grant, index, granted }, first, end) };
     }
     const counts = new Float64Array(days.end - days.first);
     for (let day = days.first; day < days.end; day++) {
       counts[day - days.first] = kept.days.counts[day - kept.days.first] ?? 0;
     }
     return counts;
-  };
+  }
+
   return { brandCodes, occurrencesPerDay, newestSnapshot };
 }

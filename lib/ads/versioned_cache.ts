@@ -1,14 +1,6 @@
 // Data kept in memory at a version of ads_data_version (sql/002_ads.sql), loaded again when a
 // request has read a version other than the one held: shared by the capture and figure indexes.
 
-export interface VersionedCache<T> {
-  /**
-   * The data at `version`, which the caller read from the database, or at a newer version; loads
-   * it when the one held is of another version.
-   */
-  at(version: string): Promise<T>;
-}
-
 /**
  * `load` reads the version together with the data (one transaction), and may start from what is
  * held. A load started before a caller read its version may hold older data, so a caller that
@@ -18,7 +10,7 @@ export interface VersionedCache<T> {
  */
 export function createVersionedCache<T extends { version: string }>(
   load: (held: T | null) => Promise<T>,
-): VersionedCache<T> {
+): { at(version: string): Promise<T> } {
   let held: T | null = null;
   let loading: { promise: Promise<T>; ticket: number } | null = null;
   let tickets = 0;
@@ -29,6 +21,7 @@ export function createVersionedCache<T extends { version: string }>(
     return loading;
   };
   return {
+    /** The data at `version`, which the caller read from the database, or at a newer one. */
     async at(version) {
       if (held?.version === version) return held;
       // Every load numbered above this one started after the caller read its version.

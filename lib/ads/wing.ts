@@ -3,31 +3,25 @@
 import { ApiError } from "../errors.ts";
 import type { Db } from "../db/db.ts";
 import { type AppContext, type FailureRules, routeDefiner } from "../http/router.ts";
-import { type CaptureIndexCache, createCaptureIndexCache } from "./capture_index.ts";
-import { createFigureIndexCache, type FigureIndexCache } from "./figure_index.ts";
-import { createGrantCache, type GrantCache } from "./scope.ts";
+import { createCaptureIndexCache } from "./capture_index.ts";
+import { createFigureIndexCache } from "./figure_index.ts";
+import { createGrantCache } from "./scope.ts";
 
-export interface AdsState {
-  /** Every approved snapshot's figures per station, day and brand set, by data version. */
-  figureIndex: FigureIndexCache;
-  /** Every approved capture per station, by data version (coverage). */
-  captureIndex: CaptureIndexCache;
-  /** Each ads grant's brand list at its version, and its newest contributing snapshot. */
-  grants: GrantCache;
-}
+export type AdsApp = AppContext & { ads: ReturnType<typeof createAdsState> };
 
-export type AdsApp = AppContext & { ads: AdsState };
-
-export function createAdsState(db: Db): AdsState {
+export function createAdsState(db: Db) {
   return {
+    /** Every approved snapshot's figures per station, day and brand set, by data version. */
     figureIndex: createFigureIndexCache(db),
+    /** Every approved capture per station, by data version (coverage). */
     captureIndex: createCaptureIndexCache(db.sql),
+    /** Each ads grant's brand list at its version, and its newest contributing snapshot. */
     grants: createGrantCache(),
   };
 }
 
 /** ads-api.md §7: invalid filters are 422, and a database that does not answer is a 503. */
-export const adsRules: FailureRules = {
+const adsRules: FailureRules = {
   invalidQueryStatus: 422,
   unavailable: () =>
     new ApiError(503, "UNAVAILABLE", {

@@ -6,8 +6,7 @@ import {
   NOTICE_ADS,
   periodMeta,
   periodMetaSchema,
-  periodQuery,
-  scopeId,
+  scopeQuery,
 } from "../../lib/ads/params.ts";
 import {
   countVisible,
@@ -19,7 +18,6 @@ import {
   wholeDays,
 } from "../../lib/ads/scope.ts";
 import { frag } from "../../lib/db/db.ts";
-import type { FigureIndex } from "../../lib/ads/figure_index.ts";
 import { DAY_MS, isoUtc } from "../../lib/ads/period.ts";
 import { json } from "../../lib/http/router.ts";
 import { defineAdsRoute } from "../../lib/ads/wing.ts";
@@ -132,9 +130,7 @@ export const routes = [
       "Order of checks: 401, 403, 429, 422, 404.",
     auth: apiKey("ads:read"),
     query: {
-      ...periodQuery,
-      station_id: scopeId("station"),
-      brand_id: scopeId("brand"),
+      ...scopeQuery,
       limit: optional(int({ min: 1, max: 100, description: "Page size." }), 50),
       offset: optional(int({ min: 0, max: 100_000 }), 0),
     },
@@ -142,78 +138,51 @@ export const routes = [
     errors: [401, 403, 404, 422, 429, 503],
     handler: async ({ app, principal, query }) => {
       const scope = resolveScope(principal, query, app.clock());
-      const meta = {
-        limit: query.limit,
-        offset: query.offset,
-        total: 0,
-        has_more: false,
-        ...periodMeta(scope),
-        snapshot_exported_at: null as string | null,
-        notice: NOTICE_ADS,
-      };
-      if (scope.empty) {
-        const index = await app.ads.figureIndex.at(principal.dataVersion);
-        meta.snapshot_exported_at = await app.ads.grants.newestSnapshot(
-          principal.reads.sql,
-          principal,
-          index,
-        );
-        return json({ data: [], meta });
-      }
-      let version = principal.dataVersion;
-      let index: FigureIndex;
-      let rows: PageRow[];
-      for (let attempt = 1;; attempt++) {
-        index = await app.ads.figureIndex.at(version);
+      let index = await app.ads.figureIndex.at(principal.dataVersion);
+      let rows: PageRow[] = [];
+      let total = 0;
+      for (let attempt = 1; !scope.empty; attempt++) {
         const granted = await app.ads.grants.brandCodes(principal.reads.sql, scope, index);
-        const perDay = await app.ads.grants.occurrencesPerDay(
-          principal.reads.sql,
-          principal,
-          scope,
-          index,
-        );
+        const view = { scope, index, granted };
+        const perDay = await app.ads.grants.occurrencesPerDay(principal, scope, index);
         // The partial first and last day, counted from the index's starts.
-        const partial = partialDays(scope).map((edge) => ({
-          first: edge.since.getTime() === scope.period!.since.getTime(),
-          count: countVisible(scope, index, granted, edge.since, edge.until),
-        }));
-        meta.total = perDay.reduce((sum, n) => sum + n, 0) +
-          partial.reduce((sum, edge) => sum + edge.count, 0);
-        const firstPartial = partial.find((edge) => edge.first)?.count ?? 0;
+        const edges = partialDays(scope);
+        const partial = edges.map((edge) => countVisible(view, edge.since, edge.until));
+        total = [...perDay, ...partial].reduce((sum, n) => sum + n, 0);
+        const firstPartial = edges[0]?.since.getTime() === scope.period!.since.getTime()
+          ? partial[0]
+          : 0;
         const start = pageStart(scope, perDay, firstPartial, query.offset);
-        const page = locatePage(scope, index, granted, start.from, start.offset, query.limit);
-        if (!page) {
-          rows = [];
-          break;
-        }
-        rows = await principal.reads.keptPlans<PageRow>`${pageSql(page, query.limit)}`;
+        const page = locatePage(view, start.from, start.offset, query.limit);
+        rows = page ? await principal.reads.keptPlans<PageRow>`${pageSql(page, query.limit)}` : [];
         // An approval committed since the index was read: read both again at the new version.
         // (No row at all: the grant was replaced since the key lookup, and nothing is visible.)
         if (!rows.length || rows[0].data_version === index.version || attempt === 3) break;
-        version = rows[0].data_version;
+        index = await app.ads.figureIndex.at(rows[0].data_version);
       }
-      const data = rows!;
-      meta.has_more = data.length > 0 && query.offset + data.length < meta.total;
-      meta.snapshot_exported_at = await app.ads.grants.newestSnapshot(
-        principal.reads.sql,
-        principal,
-        index!,
-      );
-      const brand = (id: string) => index!.brandObjects.get(id) ?? { id, name: id };
+      const brandName = (id: string) => index.brandNames[index.brandCodes.get(id) ?? -1] ?? id;
       return json({
-        data: data.map((row) => ({
+        data: rows.map((row) => ({
           id: row.id,
           station_id: row.station_id,
-          station_name: index!.stationNames.get(row.station_id) ?? row.station_id,
+          station_name: index.stationNames.get(row.station_id) ?? row.station_id,
           ad_started_at: isoUtc(row.ad_started_at),
           ad_ended_at: isoUtc(row.ad_ended_at),
           duration_seconds: row.duration_ms / 1000,
           duration_precision: row.duration_precision,
           review_state: "confirmed",
           // Only the granted brands, as the scope selects them.
-          brands: row.brand_ids.map(brand),
+          brands: row.brand_ids.map((id) => ({ id, name: brandName(id) })),
         })),
-        meta,
+        meta: {
+          limit: query.limit,
+          offset: query.offset,
+          total,
+          has_more: rows.length > 0 && query.offset + rows.length < total,
+          ...periodMeta(scope),
+          snapshot_exported_at: await app.ads.grants.newestSnapshot(principal, index),
+          notice: NOTICE_ADS,
+        },
       });
     },
   }),

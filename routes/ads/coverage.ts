@@ -1,15 +1,9 @@
 // GET /api/v1/coverage: per granted station, how much of the period its linked captures cover.
 
 import { apiKey } from "../../lib/ads/apikey.ts";
-import {
-  NOTICE_COVERAGE,
-  periodMeta,
-  periodMetaSchema,
-  periodQuery,
-  scopeId,
-} from "../../lib/ads/params.ts";
+import { NOTICE_COVERAGE, periodMeta, periodMetaSchema, scopeQuery } from "../../lib/ads/params.ts";
 import { resolveScope } from "../../lib/ads/scope.ts";
-import { coverageOf } from "../../lib/ads/coverage.ts";
+import { coverageOf } from "../../lib/ads/capture_index.ts";
 import { DEFAULT_PERIOD_DAYS, isoUtc, MAX_PERIOD_DAYS } from "../../lib/ads/period.ts";
 import { json } from "../../lib/http/router.ts";
 import { defineAdsRoute } from "../../lib/ads/wing.ts";
@@ -85,7 +79,7 @@ export const routes = [
       "requested and granted periods do not overlap. An approval is reflected from the next " +
       "request on.",
     auth: apiKey("coverage:read"),
-    query: { ...periodQuery, station_id: scopeId("station") },
+    query: { since: scopeQuery.since, until: scopeQuery.until, station_id: scopeQuery.station_id },
     responses: { 200: { description: "Coverage per station.", schema: coverageSchema } },
     errors: [401, 403, 404, 422, 429, 503],
     handler: async ({ app, principal, query }) => {
@@ -94,7 +88,6 @@ export const routes = [
       const meta = {
         ...periodMeta(scope),
         snapshot_exported_at: await app.ads.grants.newestSnapshot(
-          principal.reads.sql,
           principal,
           await app.ads.figureIndex.at(principal.dataVersion),
         ),
@@ -107,42 +100,23 @@ export const routes = [
         provenance: [] as { snapshot_id: string; exported_at: string }[],
       };
       if (!scope.period || scope.stations.length === 0) return json({ data: [], meta });
-      const { since, until } = scope.period;
+      const sinceUs = scope.period.since.getTime() * 1000;
+      const untilUs = scope.period.until.getTime() * 1000;
       const index = await app.ads.captureIndex.at(principal.dataVersion);
       const used = new Set<number>();
-      const stations = coverageOf(
-        index,
-        scope.stations,
-        since.getTime() * 1000,
-        until.getTime() * 1000,
-        gapSeconds * 1_000_000,
-        used,
-      );
+      const stations = coverageOf(index, scope.stations, sinceUs, untilUs, gapSeconds * 1e6, used);
       meta.provenance = [...used].map((seq) => index.snapshots.get(seq)!)
         .sort((a, b) => a.exportedAtUs - b.exportedAtUs || (a.id < b.id ? -1 : 1))
         .map((snapshot) => ({
           snapshot_id: snapshot.id,
           exported_at: isoUtc(Math.floor(snapshot.exportedAtUs / 1000)),
         }));
-      const periodMs = until.getTime() - since.getTime();
-      const gap = (from: number, to: number) => ({
-        since: isoUtc(from),
-        until: isoUtc(to),
-        seconds: (to - from) / 1000,
-      });
+      // In milliseconds from here, as the response's instants and seconds are written.
+      const periodMs = (untilUs - sinceUs) / 1000;
+      const instant = (us: number | null) => us === null ? null : isoUtc(us / 1000);
       return json({
         data: stations.map((row) => {
-          // In milliseconds from here, as the response's instants and seconds are written.
-          const firstMs = row.firstUs === null ? null : row.firstUs / 1000;
-          const lastMs = row.lastUs === null ? null : row.lastUs / 1000;
           const capturedSeconds = row.capturedUs / 1_000_000;
-          const gaps = [];
-          const first = firstMs ?? until.getTime();
-          if (first - since.getTime() > gapSeconds * 1000) gaps.push(gap(since.getTime(), first));
-          for (const [from, to] of row.gaps) gaps.push(gap(from / 1000, to / 1000));
-          if (lastMs !== null && until.getTime() - lastMs > gapSeconds * 1000) {
-            gaps.push(gap(lastMs, until.getTime()));
-          }
           return {
             station_id: row.id,
             station_name: row.name,
@@ -150,9 +124,13 @@ export const routes = [
             captured_seconds: Math.round(capturedSeconds * 1000) / 1000,
             period_seconds: periodMs / 1000,
             coverage_ratio: Math.round((capturedSeconds * 1000 / periodMs) * 1e6) / 1e6,
-            first_capture_at: firstMs === null ? null : isoUtc(firstMs),
-            last_capture_at: lastMs === null ? null : isoUtc(lastMs),
-            gaps,
+            first_capture_at: instant(row.firstUs),
+            last_capture_at: instant(row.lastUs),
+            gaps: row.gaps.map(([from, to]) => ({
+              since: instant(from),
+              until: instant(to),
+              seconds: (to / 1000 - from / 1000) / 1000,
+            })),
           };
         }),
         meta,

@@ -1,23 +1,17 @@
 // GET /api/v1/reports/summary: totals and breakdowns of the confirmed occurrences in scope.
 
 import { apiKey } from "../../lib/ads/apikey.ts";
+import { NOTICE_ADS, periodMeta, periodMetaSchema, scopeQuery } from "../../lib/ads/params.ts";
 import {
-  NOTICE_ADS,
-  periodMeta,
-  periodMetaSchema,
-  periodQuery,
-  scopeId,
-} from "../../lib/ads/params.ts";
-import {
-  partialDayFigures,
   partialDays,
+  partialOccurrences,
   resolveScope,
   type Scope,
   scopedFigures,
+  type ScopedIndex,
 } from "../../lib/ads/scope.ts";
-import { DAY_MS, dayString, floorDay } from "../../lib/ads/period.ts";
+import { DAY_MS, isoUtc } from "../../lib/ads/period.ts";
 import { frag } from "../../lib/db/db.ts";
-import type { FigureIndex } from "../../lib/ads/figure_index.ts";
 import { jsonText } from "../../lib/http/router.ts";
 import { defineAdsRoute } from "../../lib/ads/wing.ts";
 import { array, date, int, named, number, object, string } from "../../lib/http/schema.ts";
@@ -68,12 +62,21 @@ interface PartialRow {
   human_ms: number;
 }
 
-/** The data version the statement read, and the visible figures of the partial days. */
+/**
+ * The data version the statement read, and the visible occurrences of the partial days counted
+ * per station, UTC day and shown brands.
+ */
 function partialSql(scope: Scope) {
   return frag`
     select x.data_version, p.*
       from (select (select version::text from ads_data_version) as data_version) x
-      left join (${partialDayFigures(scope)}) p on true`;
+      left join (
+        select v.station_id, to_char(v.ad_started_at at time zone 'UTC', 'YYYY-MM-DD') as day,
+               v.brand_ids, count(*)::int8 as occurrences, sum(v.duration_ms)::int8 as duration_ms,
+               sum(case when v.duration_precision = 'human_confirmed' then v.duration_ms
+                        else 0 end)::int8 as human_ms
+          from (${partialOccurrences(scope)}) v
+         group by 1, 2, 3) p on true`;
 }
 
 /** Occurrences, duration_ms and human_ms of item i at 3 i, 3 i + 1 and 3 i + 2. */
@@ -81,11 +84,11 @@ function addFigures(
   sums: Float64Array,
   i: number,
   occurrences: number,
-  durationMs: number,
+  ms: number,
   humanMs: number,
 ) {
   sums[3 * i] += occurrences;
-  sums[3 * i + 1] += durationMs;
+  sums[3 * i + 1] += ms;
   sums[3 * i + 2] += humanMs;
 }
 
@@ -100,11 +103,12 @@ function figuresJson(sums: Float64Array, i: number): string {
  * id) and every UTC date the period touches, from the whole days of the figure index and the
  * partial days' rows. Written as text: a thousand brands are the bulk of it.
  */
-function summaryJson(scope: Scope, index: FigureIndex, granted: Uint8Array, partial: PartialRow[]) {
+function summaryJson(view: ScopedIndex, partial: PartialRow[]) {
+  const { scope, index } = view;
   const totals = new Float64Array(3);
   const stations = new Float64Array(3 * scope.stations.length);
   const brands = new Float64Array(3 * index.brandIds.length);
-  const firstDate = scope.period ? floorDay(scope.period.since).getTime() / DAY_MS : 0;
+  const firstDate = scope.period ? Math.floor(scope.period.since.getTime() / DAY_MS) : 0;
   const dateCount = scope.period ? Math.ceil(scope.period.until.getTime() / DAY_MS) - firstDate : 0;
   const days = new Float64Array(3 * dateCount);
   const add = (
@@ -121,7 +125,7 @@ function summaryJson(scope: Scope, index: FigureIndex, granted: Uint8Array, part
     addFigures(days, day - firstDate, o, d, h);
     for (let k = 0; k < count; k++) addFigures(brands, shown[k], o, d, h);
   };
-  scopedFigures(scope, index, granted, (station, day, f, cell, shown, count) => {
+  scopedFigures(view, (station, day, f, cell, shown, count) => {
     add(station, day, shown, count, f.occurrences[cell], f.durationMs[cell], f.humanMs[cell]);
   });
   const position = new Map(scope.stations.map((id, i) => [id, i]));
@@ -129,35 +133,23 @@ function summaryJson(scope: Scope, index: FigureIndex, granted: Uint8Array, part
     if (row.station_id === null) continue;
     const codes = row.brand_ids.map((id) => index.brandCodes.get(id) ?? -1);
     if (codes.includes(-1)) throw new Error("a brand of the partial days is not in the index");
-    add(
-      position.get(row.station_id)!,
-      Date.parse(row.day + "T00:00:00Z") / DAY_MS,
-      codes,
-      codes.length,
-      row.occurrences,
-      row.duration_ms,
-      row.human_ms,
-    );
+    const station = position.get(row.station_id)!;
+    const day = Date.parse(row.day + "T00:00:00Z") / DAY_MS;
+    add(station, day, codes, codes.length, row.occurrences, row.duration_ms, row.human_ms);
   }
   const byStation = (scope.empty ? [] : scope.stations).map((id, i) =>
     `{"station_id":${JSON.stringify(id)},"station_name":${
       JSON.stringify(index.stationNames.get(id) ?? id)
     },${figuresJson(stations, i)}}`
   );
-  const byBrand: string[] = [];
-  for (const code of index.brandOrder) {
-    if (brands[3 * code] > 0) {
-      byBrand.push(`{${index.brandJson[code]},${figuresJson(brands, code)}}`);
-    }
-  }
-  const byDay: string[] = [];
-  for (let i = 0; i < dateCount; i++) {
-    byDay.push(
-      `{"date":"${dayString(new Date((firstDate + i) * DAY_MS))}","occurrences":${
-        days[3 * i]
-      },"duration_seconds":${days[3 * i + 1] / 1000}}`,
-    );
-  }
+  const byBrand = [...index.brandOrder].filter((code) => brands[3 * code] > 0)
+    .map((code) => `{${index.brandJson[code]},${figuresJson(brands, code)}}`);
+  const byDay = Array.from(
+    { length: dateCount },
+    (_, i) =>
+      `{"date":"${isoUtc((firstDate + i) * DAY_MS).slice(0, 10)}",` +
+      `"occurrences":${days[3 * i]},"duration_seconds":${days[3 * i + 1] / 1000}}`,
+  );
   return `{"totals":{${figuresJson(totals, 0)}},"by_station":[${byStation.join(",")}],` +
     `"by_brand":[${byBrand.join(",")}],"by_day":[${byDay.join(",")}]}`;
 }
@@ -177,29 +169,27 @@ export const routes = [
       "Whole days come from daily figures and partial days from raw rows, so figures are " +
       "exact. Period rules and order of checks as /api/v1/ads.",
     auth: apiKey("reports:read"),
-    query: { ...periodQuery, station_id: scopeId("station"), brand_id: scopeId("brand") },
+    query: scopeQuery,
     responses: { 200: { description: "The summary.", schema: summarySchema } },
     errors: [401, 403, 404, 422, 429, 503],
     handler: async ({ app, principal, query }) => {
       const scope = resolveScope(principal, query, app.clock());
-      let version = principal.dataVersion;
+      let index = await app.ads.figureIndex.at(principal.dataVersion);
       let data: string;
-      let index: FigureIndex;
       for (let attempt = 1;; attempt++) {
-        index = await app.ads.figureIndex.at(version);
         const granted = await app.ads.grants.brandCodes(principal.reads.sql, scope, index);
         const partial = scope.empty || partialDays(scope).length === 0
           ? []
           : await principal.reads.sql<PartialRow>`${partialSql(scope)}`;
         // An approval committed since the index was read: read both again at the new version.
         if (partial.length && partial[0].data_version !== index.version && attempt < 3) {
-          version = partial[0].data_version;
+          index = await app.ads.figureIndex.at(partial[0].data_version);
           continue;
         }
-        data = summaryJson(scope, index, granted, partial);
+        data = summaryJson({ scope, index, granted }, partial);
         break;
       }
-      const newest = await app.ads.grants.newestSnapshot(principal.reads.sql, principal, index!);
+      const newest = await app.ads.grants.newestSnapshot(principal, index);
       const meta = { ...periodMeta(scope), snapshot_exported_at: newest, notice: NOTICE_ADS };
       return jsonText(`{"data":${data},"meta":${JSON.stringify(meta)}}`);
     },

@@ -1,4 +1,4 @@
-// Coverage from the in-memory capture index (lib/ads/capture_index.ts, lib/ads/coverage.ts) equals
+// Coverage from the in-memory capture index (lib/ads/capture_index.ts) equals
 // coverage from raw captures (ads-api.md 2.4: only captures linked to the granted data count):
 // random captures that overlap, touch, nest and leave gaps of every size, over several
 // snapshots, some never approved, compared over HTTP with a reference restated here from the
