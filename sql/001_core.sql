@@ -1,15 +1,15 @@
 -- Service-wide state shared by every instance on one database: the maintenance window, generated
 -- secrets, and the rate limits counted for the whole deployment.
 
--- The one row of `admin maintenance on|off`.
+-- Single-row table: the maintenance window switched by `admin maintenance on|off`.
 create table maintenance_window (
   singleton boolean primary key default true check (singleton),
   started_at timestamptz not null default now(),
   until timestamptz
 );
 
--- Secrets every instance must agree on (the cursor HMAC key when SECRET_KEY is unset), created
--- once and never rotated silently.
+-- Generated secrets that every instance must agree on (e.g. the cursor HMAC key when
+-- SECRET_KEY is unset). Created once; never rotated silently.
 create table service_secrets (
   name text primary key,
   value text not null,
@@ -24,16 +24,13 @@ create table service_secrets (
 -- under load without waiting for a vacuum.
 
 -- One row per limited key (an ads key, a user, a client address): its accepted requests still
--- counted are `inside` slots of its ring of `slots`, from `head` on, oldest first; oldest_ms is
--- the time in the head slot, kept here so that the row that is locked carries what most calls
--- decide on; expires_ms is when the newest leaves the window (ms since 1970), after which the
--- key is of no use.
+-- counted are `inside` slots of its ring of `slots`, from `head` on, oldest first; expires_ms is
+-- when the newest leaves the window (ms since 1970), after which the key is of no use.
 create unlogged table rate_limit_keys (
   key text primary key,
   head integer not null,
   inside integer not null,
   slots integer not null,
-  oldest_ms bigint,
   expires_ms bigint not null
 ) with (fillfactor = 50);
 
@@ -55,13 +52,10 @@ insert into rate_limit_sweeps (at_ms) values (0);
 -- Counts one request of p_key at p_now (ms, the instance's clock) against p_limit per p_window
 -- ms, unless it is refused: a request is refused when the p_limit-th most recent accepted one
 -- is less than p_window old, so at most p_limit are accepted in any window. The key's row is
--- locked first, in a statement of its own that reads nothing else: a call that waited for the
--- lock gets the row as the call before it left it, and every later statement here reads the
--- slots as that call left them (a statement that joined the slots to the lock would read them
--- as they were before the wait, and let concurrent calls count an expired slot twice). The ring
--- holds as many slots as the key has had requests inside one window (at most p_limit), so a
--- call costs the same whatever the limit. reset_ms: when the oldest counted request leaves the
--- window. Null key: nothing done.
+-- locked first, so concurrent calls for one key (from any instance) take turns and each sees
+-- the others' requests. The ring holds as many slots as the key has had requests inside one
+-- window (at most p_limit), so a call costs the same whatever the limit.
+-- reset_ms: when the oldest counted request leaves the window. Null key: nothing done.
 create function onda_rate_hit(
   p_key text,
   p_now bigint,
@@ -73,13 +67,17 @@ create function onda_rate_hit(
 ) strict language plpgsql as $$
 declare
   k record;
+  v_at bigint;
+  v_oldest bigint;
   v_tail integer;
   v_new boolean := false;
-  v_moved boolean := false;
 begin
   loop
-    select head, inside, slots, oldest_ms, expires_ms into k
-      from rate_limit_keys where key = p_key for update;
+    -- The key locked, with the time of its oldest counted request.
+    select r.head, r.inside, r.slots, r.expires_ms, s.at_ms into k
+    from rate_limit_keys r
+    left join rate_limit_slots s on s.key = r.key and s.slot = r.head and r.inside > 0
+    where r.key = p_key for update of r;
     exit when found;
     -- A new key (or one removed since the select): insert it, then lock it.
     insert into rate_limit_keys (key, head, inside, slots, expires_ms)
@@ -88,14 +86,17 @@ begin
   end loop;
   -- The oldest counted requests that have left the window stop counting, in the order they
   -- were accepted; each is passed once, so this reads about one slot per call.
-  while k.inside > 0 and k.oldest_ms <= p_now - p_window loop
+  v_at := k.at_ms;
+  while k.inside > 0 loop
+    if v_at > p_now - p_window then
+      v_oldest := v_at;
+      exit;
+    end if;
     k.head := (k.head + 1) % k.slots;
     k.inside := k.inside - 1;
-    k.oldest_ms := null;
     if k.inside > 0 then
-      select at_ms into k.oldest_ms from rate_limit_slots where key = p_key and slot = k.head;
+      select at_ms into v_at from rate_limit_slots where key = p_key and slot = k.head;
     end if;
-    v_moved := true;
   end loop;
   allowed := k.inside < p_limit;
   if allowed then
@@ -113,24 +114,18 @@ begin
     else
       v_tail := (k.head + k.inside) % k.slots;
     end if;
+    update rate_limit_slots set at_ms = p_now where key = p_key and slot = v_tail;
+    if not found then
+      insert into rate_limit_slots (key, slot, at_ms) values (p_key, v_tail, p_now);
+    end if;
     k.inside := k.inside + 1;
-    k.oldest_ms := coalesce(k.oldest_ms, p_now);
     k.expires_ms := greatest(k.expires_ms, p_now + p_window);
-    -- The slot and the key in one statement (slots past the ring's old end are new ones).
-    with slot as (
-      insert into rate_limit_slots (key, slot, at_ms) values (p_key, v_tail, p_now)
-      on conflict (key, slot) do update set at_ms = excluded.at_ms
-    )
-    update rate_limit_keys
-       set head = k.head, inside = k.inside, slots = k.slots, oldest_ms = k.oldest_ms,
-           expires_ms = k.expires_ms
-     where key = p_key;
-  elsif v_moved then
-    update rate_limit_keys set head = k.head, inside = k.inside, oldest_ms = k.oldest_ms
-     where key = p_key;
   end if;
+  update rate_limit_keys
+  set head = k.head, inside = k.inside, slots = k.slots, expires_ms = k.expires_ms
+  where key = p_key;
   remaining := greatest(0, p_limit - k.inside);
-  reset_ms := coalesce(k.oldest_ms, p_now) + p_window;
+  reset_ms := coalesce(v_oldest, p_now) + p_window;
   -- Bounded under a flood of distinct keys (addresses): at most every ten seconds a call that
   -- added a key removes the keys whose requests have all left their window, so the rows are
   -- those of the keys seen in the last window and ten seconds. Neither step waits for a row

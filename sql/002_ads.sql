@@ -1,8 +1,10 @@
--- 002_ads: the advertising occurrence API (ads-api.md, contract.md §2 and §4). Accounts, grants
--- and keys are written only by `deno task admin`; the data arrives only through `admin import`,
--- one snapshot per import, served once approved. Nothing is kept per account but the grant: the
--- scope is applied per request (lib/ads/scope.ts) to data every account shares, so storage,
--- grants and approvals do not grow with accounts.
+-- 002_ads: the advertising occurrence API (ads-api.md, contract.md §2 and §4).
+--
+-- Accounts, their one grant and their keys are written only by `deno task admin`; stations,
+-- brands, occurrences and captures arrive only through `admin import`, one snapshot per
+-- import, and are served only once that snapshot is approved. Nothing here is kept per
+-- account but the grant row: the scope is applied per request (lib/ads/scope.ts) to data
+-- every account shares, so storage, grants and approvals do not grow with accounts.
 
 create table ads_accounts (
   id text primary key check (id ~ '^[A-Za-z0-9._-]{1,64}$'),
@@ -50,8 +52,15 @@ create table ads_snapshots (
   captures bigint not null default 0
 );
 
-create table ads_stations (id text primary key, name text not null);
-create table ads_brands (id text primary key, name text not null);
+create table ads_stations (
+  id text primary key,
+  name text not null
+);
+
+create table ads_brands (
+  id text primary key,
+  name text not null
+);
 
 -- brand_ids: sorted, a handful at most; "at least one granted brand" is checked on rows the
 -- station index already narrowed, where a join table would double the rows read and written.
@@ -88,9 +97,12 @@ create table ads_captures (
 create index ads_captures_station_time on ads_captures (station_id, started_at)
   include (ended_at, snapshot_seq);
 
--- Every distinct brand list an occurrence carries, numbered once (only ever added to), so
--- figures refer to a list by a small integer.
-create table ads_brand_sets (id serial primary key, brand_ids text[] not null unique);
+-- Every distinct brand list an occurrence carries, numbered once, so figures refer to a list
+-- by a small integer. Only ever added to.
+create table ads_brand_sets (
+  id serial primary key,
+  brand_ids text[] not null unique
+);
 
 -- What each service keeps in memory of an approved snapshot's confirmed occurrences
 -- (lib/ads/figure_index.ts), one row per snapshot and station, written once by the approval:
@@ -109,7 +121,7 @@ create table ads_day_cells (
   primary key (snapshot_seq, station_id)
 );
 
--- Run by a snapshot's approval (lib/ads/import.ts).
+-- The packing of one snapshot, run by its approval (lib/ads/import.ts).
 create function ads_pack_day_cells(seq integer) returns void language sql as $$
   insert into ads_brand_sets (brand_ids)
   select distinct brand_ids from ads_occurrences
@@ -143,8 +155,10 @@ $$;
 -- station and brand names), renewed by whatever may change it. Each request reads it with its
 -- key, and a service reloads what it holds when it differs. Random, so no version is ever
 -- issued twice, not even after a restore from a backup while the services run.
-create table ads_data_version (singleton boolean primary key default true check (singleton),
-  version uuid not null default gen_random_uuid());
+create table ads_data_version (
+  singleton boolean primary key default true check (singleton),
+  version uuid not null default gen_random_uuid()
+);
 insert into ads_data_version default values;
 
 -- The admin commands' lock (lib/ads/import.ts ADS_DATA_LOCK) before the version row: approval
@@ -159,8 +173,9 @@ end $$;
 
 -- Row triggers where an import runs an upsert that may change nothing, which must not renew
 -- the version. A new snapshot changes nothing until it is approved.
-create trigger ads_snapshots_approved after update of approved_at on ads_snapshots for each row
-  when (old.approved_at is distinct from new.approved_at) execute function ads_new_data_version();
+create trigger ads_snapshots_approved after update of approved_at on ads_snapshots
+  for each row when (old.approved_at is distinct from new.approved_at)
+  execute function ads_new_data_version();
 create trigger ads_snapshots_removed after delete on ads_snapshots
   for each row when (old.approved_at is not null) execute function ads_new_data_version();
 create trigger ads_stations_added after insert or delete on ads_stations

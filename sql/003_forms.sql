@@ -10,6 +10,7 @@ create table users (
   password_hash text not null,
   created_at timestamptz not null default now()
 );
+-- E-mail addresses compare case-insensitively.
 create unique index users_email_key on users (lower(email));
 
 create table workspaces (
@@ -49,19 +50,21 @@ create table auth_tokens (
 );
 create index auth_tokens_user_idx on auth_tokens (user_id, created_at desc, id desc);
 
--- The login limiter's failures, shared by every instance so a spread-out attack counts once: one
--- row per attempt and key (e-mail, address), written before the password is checked so that
--- parallel guesses all count.
+-- Failed logins, per e-mail and per client address, for the login limiter (shared by
+-- every instance, so a spread-out attack is counted once).
+-- One row per login attempt and key (e-mail, address), written before the password is
+-- checked so parallel guesses all count; a successful attempt deletes its rows.
 create table login_failures (
   key text not null,
   at timestamptz not null,
   attempt uuid not null
 );
 create index login_failures_key_idx on login_failures (key, at);
--- A login that succeeds (or is refused unchecked) deletes its attempt's rows: without this
--- index, a scan of every failure in the window, the most rows exactly while an attack runs.
+-- A login that succeeds (or is refused unchecked) deletes its attempt's rows: without this, a
+-- scan of every failure in the window, the most rows exactly while an attack runs.
 create index login_failures_attempt_idx on login_failures (attempt);
--- Pruned by age whatever the key, so a flood of distinct keys leaves only the last window's.
+-- Failed logins are pruned by age whatever their key, so that a flood of distinct addresses or
+-- e-mails leaves only the attempts of the last window.
 create index login_failures_at_idx on login_failures (at);
 
 create table questionnaires (
@@ -78,6 +81,7 @@ create table questionnaires (
   closed_at timestamptz,
   deleted_at timestamptz
 );
+-- The keyset of the questionnaire list.
 create index questionnaires_list_idx on questionnaires (workspace_id, created_at desc, id desc);
 
 create table questions (
@@ -103,26 +107,32 @@ create table sessions (
   completed_at timestamptz,
   answered integer not null default 0,
   total integer not null,
+  -- The sequence number of the session's last event (session.started is 1).
   last_sequence integer not null default 1
 );
 create index sessions_questionnaire_idx on sessions (questionnaire_id, started_at desc, id desc);
+-- The export reads a questionnaire's sessions in id order, in batches (keyset).
 create index sessions_export_idx on sessions (questionnaire_id, id);
 
 create table answers (
   session_id bigint not null references sessions(id) on delete cascade,
-  -- No foreign key to questions: every answer to a popular question would share-lock its row,
-  -- and concurrent lockers of one row cost PostgreSQL a multixact each. onda_record_answer
-  -- checks the question in the statement that inserts the answer; a published questionnaire's
-  -- questions are never deleted (PATCH replaces a draft's, and drafts have no sessions).
+  -- No foreign key to questions: every answer to a popular question would share-lock that
+  -- question's row, and concurrent lockers of one row cost PostgreSQL a multixact each, a
+  -- cost that grows with the number of answers in flight. onda_record_answer checks the
+  -- question against the session's questionnaire in the statement that inserts the answer;
+  -- a published questionnaire's questions are never deleted (PATCH replaces a draft's, and
+  -- drafts have no sessions), and answers go with their session.
   question_id bigint not null,
   questionnaire_id uuid not null,
   answer text not null,
   created_at timestamptz not null,
+  -- One answer per question and session: the database refuses a second one.
   primary key (session_id, question_id)
 );
 create index answers_questionnaire_idx on answers (questionnaire_id, created_at, session_id);
 
--- Answers per workspace and UTC month, in shards (see onda_record_answer); usage is the sum.
+-- Answers counted per workspace and calendar month (UTC), in shards (see onda_record_answer).
+-- Usage is the sum.
 create table plan_usage (
   workspace_id uuid not null references workspaces(id) on delete cascade,
   month date not null,
@@ -131,7 +141,8 @@ create table plan_usage (
   primary key (workspace_id, month, shard)
 );
 
--- Idempotency-Key records; status null: the first request is still running.
+-- Idempotency-Key records: (principal, route, key) -> the stored response. status null means
+-- the first request is still running.
 create table idempotency_keys (
   principal text not null,
   route text not null,
@@ -145,14 +156,18 @@ create table idempotency_keys (
 );
 create index idempotency_keys_created_idx on idempotency_keys (created_at);
 
+-- Billing checkouts (the payment provider behind lib/forms/billing.ts) and exports of
+-- questionnaire answers (streamed at download time by lib/forms/export.ts).
 create table billing_checkouts (
   id uuid primary key default gen_random_uuid(),
   workspace_id uuid not null references workspaces(id) on delete cascade,
   created_by uuid references users(id) on delete set null,
   plan text not null check (plan in ('pro', 'business')),
   billing_interval text not null check (billing_interval in ('month', 'year')),
+  -- Which payment provider handles it, and its own reference for the payment.
   provider text not null,
   provider_ref text,
+  -- Where the customer pays, as the provider answered it.
   checkout_url text not null,
   status text not null default 'pending' check (status in ('pending', 'completed', 'canceled')),
   created_at timestamptz not null,
@@ -173,10 +188,11 @@ create table exports (
 );
 create index exports_workspace_idx on exports (workspace_id, created_at desc);
 
--- Inserts the finished Idempotency-Key record p_key (lib/http/idempotency.ts) in the caller's
--- statement, taking over an expired or abandoned one; a valid record of another request raises
--- OD001, which rolls back the statement. p_body: a body the caller's statement built, so the
--- record and the response are the same bytes.
+-- Inserts the finished Idempotency-Key record p_key (JSON, see lib/http/idempotency.ts) in the
+-- caller's statement, taking over an expired or abandoned one; a valid record of another
+-- request raises OD001, which rolls back every write of the statement. Null: nothing to keep.
+-- p_body, when given, is the stored answer's body: the caller's statement built it (the
+-- record then carries none), so the record and the response are the same bytes.
 create function onda_keep_idempotency(p_key jsonb, p_body text default null)
 returns void language plpgsql as $$
 begin
@@ -203,8 +219,15 @@ $$;
 -- A visitor's session on a published questionnaire, its session.started event and the
 -- Idempotency-Key record, in one statement (one round trip, one commit). False when no
 -- published questionnaire has the slug (nothing written); an id already taken raises 23505.
-create function onda_start_session(p_id bigint, p_slug text, p_name text, p_email text,
-  p_loaded_at timestamptz, p_at timestamptz, p_key jsonb) returns boolean language plpgsql as $$
+create function onda_start_session(
+  p_id bigint,
+  p_slug text,
+  p_name text,
+  p_email text,
+  p_loaded_at timestamptz,
+  p_at timestamptz,
+  p_key jsonb
+) returns boolean language plpgsql as $$
 declare
   f record;
 begin
@@ -234,20 +257,32 @@ $$;
 -- can change is decided here under the session's row lock, so concurrent answers of a session
 -- apply one after the other and progress, sequence numbers and completion stay exact.
 --
--- outcome, in the order the API checks: 'no_session' (unknown, another slug's, or deleted),
--- 'completed', 'closed', 'no_question', 'answered' (e.g. a retry), 'invalid' (p_answer null;
--- nothing is written), else 'ok' with body, the JSON answer, having written the answer, the
--- progress, its events, p_key and the plan counter. A key held by another request (OD001) or a
--- full month (OD002, detail: the plan) rolls back everything.
+-- outcome, in the order the API checks: 'no_session' (unknown, another slug's, or its
+-- questionnaire deleted), 'completed', 'closed', 'no_question' (not in the session's
+-- questionnaire), 'answered' (already answered, e.g. a retry), 'invalid' (p_answer null: the
+-- service found it invalid; nothing is written), else 'ok' with body, the JSON answer. On 'ok'
+-- it writes the answer, the session's progress, the events answer.submitted and (for the last
+-- answer) session.completed, the Idempotency-Key record p_key and the plan counter. A key held
+-- by another request (OD001) or a full month (OD002, detail: the plan) rolls back everything.
 --
 -- p_limits maps each plan to its monthly limit (null: unlimited); the plan is read here, as
 -- billing may change it at any moment. A limited plan counts in shard 0 with a conditional
 -- upsert whose row lock serializes the workspace's answers, so the limit cannot be overshot;
 -- it comes last, so that lock is held only until the commit. An unlimited plan counts in the
 -- caller's random shard p_shard, so its answers never queue on one hot row.
-create function onda_record_answer(p_session bigint, p_slug text, p_question bigint,
-  p_answer text, p_at timestamptz, p_key jsonb, p_limits jsonb, p_month date, p_shard smallint,
-  out outcome text, out body text) language plpgsql as $$
+create function onda_record_answer(
+  p_session bigint,
+  p_slug text,
+  p_question bigint,
+  p_answer text,
+  p_at timestamptz,
+  p_key jsonb,
+  p_limits jsonb,
+  p_month date,
+  p_shard smallint,
+  out outcome text,
+  out body text
+) language plpgsql as $$
 declare
   cur record;
   answered_now integer;
@@ -363,11 +398,12 @@ begin
 end
 $$;
 
--- One CSV field (RFC 4180): a value a spreadsheet would run as a formula (starting with
+-- One CSV field (RFC 4180): a value a spreadsheet would run as a formula (it starts with
 -- = + - @, tab or carriage return) gets a leading ' (CSV injection), and a value holding a
--- quote, comma or line break is quoted with its quotes doubled. Exports build their rows in SQL
--- so the service streams finished text, not millions of row objects. One expression without
--- FROM and not STRICT, so the planner inlines it into the export query.
+-- quote, comma or line break is quoted with its quotes doubled (an unquoted value has no
+-- quote to double). Exports build their rows in SQL with it, so the service streams finished
+-- text instead of millions of row objects. One expression without FROM and not STRICT, so
+-- the planner inlines it into the export query.
 create function onda_csv_field(value text) returns text
 language sql immutable parallel safe as $$
   select case when value = translate(value, E'",\r\n', '') then '' else '"' end

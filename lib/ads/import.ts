@@ -38,7 +38,7 @@ const STATES = new Set(["pending", "confirmed", "rejected"]);
 const MAX_OCCURRENCE_MS = 86_400_000;
 /** The tuples handed to a streaming COPY at a time. */
 const COPY_CHUNK = 256 * 1024;
-/** Captures wait in memory in batches of about this many bytes, each one COPY. */
+/** Captures and names wait in memory in batches of about this many bytes, each one COPY. */
 export const BATCH_BYTES = 4 * 1024 * 1024;
 
 const OCCURRENCE_COLUMNS = [
@@ -53,6 +53,7 @@ const OCCURRENCE_COLUMNS = [
   "brand_ids",
 ];
 const CAPTURE_COLUMNS = ["id", "snapshot_seq", "station_id", "started_at", "ended_at"];
+const NAMED_COLUMNS = ["kind", "line", "id", "name"];
 
 /** The fields of each line type: its table's columns but those the import fills. */
 const FILLED = ["snapshot_seq", "duration_ms"];
@@ -87,6 +88,14 @@ async function* readLines(
     }
   }
   if (rest !== "") yield { n: ++n, text: rest };
+}
+
+/** Escapes a value for COPY's text format. */
+function copyText(value: string): string {
+  return /[\\\t\n\r]/.test(value)
+    ? value.replaceAll("\\", "\\\\").replaceAll("\t", "\\t").replaceAll("\n", "\\n")
+      .replaceAll("\r", "\\r")
+    : value;
 }
 
 function fail(n: number, field: string | null, message: string): never {
@@ -150,10 +159,10 @@ function nameField(n: number, record: Line): string {
  * aborts the transaction, so nothing of the import is kept.
  *
  * Nothing is written outside the database, so PostgreSQL needs no data directory. Occurrences
- * stream through a COPY while captures wait in memory in a batch of whole rows: when it fills,
- * the occurrence COPY ends, the batch loads with its own COPY, and a new occurrence COPY goes on.
- * PGlite holds a COPY's data whole, so there the occurrences' COPY ends at the batch size too.
- * Station and brand names wait in memory until the end, one per id.
+ * stream through a COPY while captures and names wait in memory, each kind in a batch of whole
+ * rows: when one fills, the occurrence COPY ends, the batch loads with its own COPY, and a new
+ * occurrence COPY goes on. PGlite holds a COPY's data whole, so there the occurrences' COPY
+ * ends at the batch size too.
  */
 export async function importSnapshot(
   db: Db,
@@ -191,11 +200,14 @@ export async function importSnapshot(
       stations: await ids(frag`ads_stations`),
       brands: await ids(frag`ads_brands`),
     };
-    // Station and brand names wait here until the end, the last one given for an id winning.
-    const names = { station: new Map<string, string>(), brand: new Map<string, string>() };
+    // Station and brand lines wait here until the end, when their names are upserted.
+    await tx`create temp table ads_import_named (kind text, line int, id text, name text)
+             on commit drop`;
 
     const occurrenceTuples = tupleWriter(COPY_CHUNK + 4096);
     const captureTuples = tupleWriter(batchBytes + 4096);
+    let named: string[] = [];
+    let namedSize = 0;
     const counts = { rows: 0, occurrences: 0, captures: 0, stations: 0, brands: 0 };
     let inputDone = false;
     let failure: ImportError | null = null;
@@ -213,7 +225,7 @@ export async function importSnapshot(
       let runBytes = 0;
       const runFull = () => db.kind === "pglite" && runBytes >= batchBytes;
       try {
-        while (captureTuples.size < batchBytes && !runFull()) {
+        while (captureTuples.size < batchBytes && namedSize < batchBytes && !runFull()) {
           const next = await lines.next();
           if (next.done) {
             inputDone = true;
@@ -245,7 +257,9 @@ export async function importSnapshot(
               const id = idField(n, record, "id");
               (record.type === "station" ? known.stations : known.brands).add(id);
               counts[record.type === "station" ? "stations" : "brands"]++;
-              names[record.type].set(id, nameField(n, record));
+              const line = `${record.type}\t${n}\t${id}\t${copyText(nameField(n, record))}\n`;
+              named.push(line);
+              namedSize += line.length;
               break;
             }
             default:
@@ -267,20 +281,29 @@ export async function importSnapshot(
       }
       if (failure) throw failure;
       if (captureTuples.size >= batchBytes || (inputDone && captureTuples.size)) {
-        const batch = ReadableStream.from([captureTuples.take()]);
         try {
-          await copyIn("ads_captures", CAPTURE_COLUMNS, batch, "binary");
+          await copyIn(
+            "ads_captures",
+            CAPTURE_COLUMNS,
+            ReadableStream.from([captureTuples.take()]),
+            "binary",
+          );
         } catch (err) {
           throw await duplicateError(err, "capture", options.reread);
         }
+      }
+      if (namedSize >= batchBytes || (inputDone && namedSize)) {
+        await copyIn("ads_import_named", NAMED_COLUMNS, ReadableStream.from([named.join("")]));
+        named = [];
+        namedSize = 0;
       }
     }
     // Before the names: a new or renamed station or brand renews the data version, whose
     // trigger takes this lock; taken first here, as an approval takes it, so the two queue
     // instead of deadlocking. An import without station or brand lines leaves them free.
     if (counts.stations || counts.brands) await lockAdsData(tx);
-    await upsertNames(tx, frag`ads_stations`, names.station);
-    await upsertNames(tx, frag`ads_brands`, names.brand);
+    if (counts.stations) await upsertNamed(tx, "station");
+    if (counts.brands) await upsertNamed(tx, "brand");
     await tx`
       update ads_snapshots
          set occurrences = ${counts.occurrences}, captures = ${counts.captures}
@@ -349,11 +372,12 @@ function writeCapture(out: Tuples, n: number, record: Line, known: Known): void 
   out.timestamptz(to.ms, to.micros);
 }
 
-/** Stations or brands: the name given in the file wins over a stored one. */
-async function upsertNames(tx: Sql, table: Fragment, names: Map<string, string>) {
-  if (!names.size) return;
-  await tx`insert into ${table} (id, name)
-           select * from unnest(${[...names.keys()]}::text[], ${[...names.values()]}::text[])
+/** Stations or brands: the last name given in the file wins over an earlier or stored one. */
+async function upsertNamed(tx: Sql, kind: "station" | "brand") {
+  const target = kind === "station" ? frag`ads_stations` : frag`ads_brands`;
+  const named = frag`(select distinct on (id) id, name from ads_import_named
+                       where kind = ${kind} order by id, line desc)`;
+  await tx`insert into ${target} (id, name) select id, name from ${named} n
            on conflict (id) do update set name = excluded.name`;
 }
 

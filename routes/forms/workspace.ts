@@ -110,11 +110,17 @@ async function lockMemberChange(
 }
 
 /** The workspace as GET and PATCH answer it, with this month's usage against the plan. */
-async function workspaceOut(app: AppContext, role: Role, row: { id: string; plan: Plan }) {
+type WorkspaceRow = { id: string; name: string; plan: Plan; allowed_origins: string[] };
+
+async function workspaceOut(app: AppContext, role: Role, row: WorkspaceRow) {
   const now = app.clock();
+  // The fields in the order 1.0 answered them, for clients that compare answers as text.
   return {
-    ...row,
+    id: row.id,
+    name: row.name,
     role,
+    allowed_origins: row.allowed_origins,
+    plan: row.plan,
     usage: {
       month: monthOf(now),
       answers: await answersThisMonth(app.db.sql, row.id, now),
@@ -135,7 +141,7 @@ export const routes = [
     cors: "workspace",
     responses: { 200: { description: "The workspace.", schema: workspaceJson } },
     handler: async ({ app, principal }) => {
-      const [row] = await app.db.sql<{ id: string; plan: Plan }>`
+      const [row] = await app.db.sql<WorkspaceRow>`
         select id, name, plan, allowed_origins from workspaces where id = ${principal.workspaceId}`;
       return json(await workspaceOut(app, principal.role, row));
     },
@@ -160,7 +166,7 @@ export const routes = [
     responses: { 200: { description: "The workspace.", schema: workspaceJson } },
     handler: async ({ app, body, principal }) => {
       const origins = body.allowed_origins ? [...new Set(body.allowed_origins)] : null;
-      const [row] = await app.db.sql<{ id: string; plan: Plan }>`
+      const [row] = await app.db.sql<WorkspaceRow>`
         update workspaces
         set name = coalesce(${body.name ?? null}, name),
             allowed_origins = coalesce(${origins}::text[], allowed_origins)

@@ -88,10 +88,10 @@ test("ratelimit: an IPv6 client is counted per /64, an IPv4 one per address", ()
 });
 
 /** A migrated database of its own (PostgreSQL with DATABASE_URL, else PGlite). */
-async function limitsDb() {
+async function limitsDb(upTo = migrations.length) {
   const database = await freshDatabase();
   const db = await openDb({ databaseUrl: database.url, dataDir: "memory://", poolMax: 8 });
-  await migrate(db, migrations);
+  await migrate(db, migrations.slice(0, upTo));
   const hit = async (key: string, limit: number, now: number) => {
     const [row] = await db.sql<SharedCount>`
       select h.* from ${countSql(frag`${key}::text`, limit, new Date(now))} h`;
@@ -165,6 +165,26 @@ test("ratelimit (shared): concurrent requests of one key, each window after the 
       const accepted = results.filter((r) => r.allowed).map((r) => r.remaining);
       assert.deepEqual(accepted.sort(), [0, 1, 2, 3, 4], `round ${round}`);
     }
+  } finally {
+    await limits.close();
+  }
+});
+
+test("ratelimit (shared): the counts of 1.0's function carry over the upgrade to 005", async () => {
+  const limits = await limitsDb(migrations.findIndex((m) => m.name.startsWith("005")));
+  try {
+    assert.equal((await limits.hit("k", 3, T0)).allowed, true);
+    assert.equal((await limits.hit("k", 3, T0 + 10_000)).allowed, true);
+    await migrate(limits.db, migrations);
+    const third = await limits.hit("k", 3, T0 + 20_000);
+    assert.deepEqual([third.allowed, third.remaining, third.resetAt], [
+      true,
+      0,
+      (T0 + 60_000) / 1000,
+    ]);
+    assert.equal((await limits.hit("k", 3, T0 + 59_999)).allowed, false);
+    const later = await limits.hit("k", 3, T0 + 60_000);
+    assert.deepEqual([later.allowed, later.resetAt], [true, (T0 + 70_000) / 1000]);
   } finally {
     await limits.close();
   }
