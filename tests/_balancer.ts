@@ -22,8 +22,9 @@ export interface Balancer {
 
 /**
  * The configuration: `upstreams` are host:port of the instances. X-Forwarded-For is the client's
- * address, replacing any it sent (Onda takes the first entry); a bench of many visitors on one
- * loopback address keeps the address each sends instead (`keepForwardedFor`).
+ * address, replacing any it sent (Onda takes the entry its proxy wrote); a bench of many visitors
+ * on one loopback address passes on the address each sends instead (`keepForwardedFor`), as the
+ * only entry: appended to, every visitor would count as the loopback address.
  */
 export function nginxConfig(
   dir: string,
@@ -57,7 +58,7 @@ ${upstreams.map((u) => `    server ${u};`).join("\n")}
       proxy_set_header Connection "";
       proxy_set_header Host $http_host;
       proxy_set_header X-Forwarded-For ${
-    keepForwardedFor ? "$proxy_add_x_forwarded_for" : "$remote_addr"
+    keepForwardedFor ? "$http_x_forwarded_for" : "$remote_addr"
   };
       proxy_set_header X-Forwarded-Proto $scheme;
     }
