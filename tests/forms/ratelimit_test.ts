@@ -122,6 +122,28 @@ test("ratelimit: a public request refused by its own statement (a replayed Idemp
   assert.deepEqual(statuses, [201, 201, 201, 201, 201, 429], "replays are requests too");
 });
 
+test("ratelimit: public answers refused for a full month (422) still count", async () => {
+  service.clock.advance(61_000); // registering counts on the loopback address too
+  const owner = await registerUser(service);
+  const form = await publishedQuestionnaire(service, owner);
+  const from = { "x-forwarded-for": "198.51.100.89" };
+  const started = await postSession(service, form.slug, sessionBody(), from); // 1
+  assert.equal(started.status, 201);
+  const { sessionId } = await body<{ sessionId: number }>(started);
+  // The free plan's default month (1,000 answers) is used up.
+  const month = service.clock().toISOString().slice(0, 8) + "01";
+  await service.db.sql`insert into plan_usage (workspace_id, month, answers)
+                       values (${owner.workspaceId}, ${month}::date, 1000)`;
+  const q = form.questions[0];
+  const statuses: number[] = [];
+  for (let i = 0; i < 5; i++) { // 2 to 5, then over the limit
+    const res = await answer(service, form.slug, sessionId, q.id, validAnswerFor(q), from);
+    statuses.push(res.status);
+    await res.body?.cancel();
+  }
+  assert.deepEqual(statuses, [422, 422, 422, 422, 429]);
+});
+
 test("ratelimit: authenticated routes allow RATE_LIMIT_USER_PER_MINUTE per user, then 429", async () => {
   const user = await registerUser(service, { bearer: true }); // the token call counts once
   const call = () =>
