@@ -279,12 +279,17 @@ export interface PublicCount {
   key: string;
   limit: number;
   now: Date;
+  /** Set once the request has been counted (see settle below). */
+  counted: boolean;
 }
 
 /**
  * Anyone, within the per-address limit of the public endpoints. "in statement": with shared
  * limits the count is left to the handler's one statement (countedStatement), so that it costs
- * no round trip and no commit of its own; the principal then says what to count.
+ * no round trip and no commit of its own; the principal then says what to count. A request
+ * whose statement never ran or rolled back (an invalid body or loaded_at, a key held by another
+ * request, a full month) is counted on its own when it is answered (settle): every request
+ * counts, as with the limit counted here, so invalid requests cannot pass the limit.
  */
 export function publicAccess(
   counted: "here" | "in statement" = "here",
@@ -298,10 +303,13 @@ export function publicAccess(
       const { app } = ctx;
       const key = `public:${addressKey(ctx.clientAddress)}`;
       const limit = app.config.rateLimitPublicPerMinute;
-      if (counted === "in statement" && sharedLimits(app)) return { key, limit, now: app.clock() };
+      if (counted === "in statement" && sharedLimits(app)) {
+        return { key, limit, now: app.clock(), counted: false };
+      }
       enforceLimit(ctx, await countRequest(app, key, limit), "public");
       return null;
     },
+    settle: countUncounted,
   };
 }
 
@@ -319,15 +327,21 @@ export function countedStatement(count: PublicCount | null, body: Fragment): Fra
 }
 
 /**
- * After a countedStatement that raised a refusal of its own (a key held by another request, a
- * full month): the rollback took its count with it, so the request is counted here, on its
- * own; otherwise repeating such a request would never meet the limit. A 429 then wins.
+ * Counts the request on its own unless it was counted already; 429 when over the limit. After a
+ * countedStatement that raised a refusal of its own (a key held by another request, a full
+ * month) the rollback took its count with it: the handler calls this before answering, so that
+ * a 429 wins and nothing is stored under its Idempotency-Key. Every other request whose
+ * statement did not count it is counted here once it is answered (publicAccess's settle).
  */
-export async function countRolledBack(ctx: RequestContext, count: PublicCount | null) {
-  if (count) enforceLimit(ctx, await countRequest(ctx.app, count.key, count.limit), "public");
+export async function countUncounted(ctx: RequestContext, count: PublicCount | null) {
+  if (!count || count.counted) return;
+  count.counted = true;
+  enforceLimit(ctx, await countRequest(ctx.app, count.key, count.limit), "public");
 }
 
 /** After a countedStatement: the limit's headers, and 429 when the count refused the request. */
 export function enforceCounted(ctx: RequestContext, count: PublicCount | null, row: SharedCount) {
-  if (count) enforceLimit(ctx, sharedResult(row, count.limit, count.now), "public");
+  if (!count) return;
+  count.counted = true;
+  enforceLimit(ctx, sharedResult(row, count.limit, count.now), "public");
 }

@@ -224,8 +224,20 @@ export function createHandler<A extends AppContext>(app: A): Handler {
 }
 
 async function runRoute(ctx: RequestContext, rawParams: Record<string, string>) {
+  const principal = await ctx.route.auth.authenticate(ctx);
+  try {
+    return await runAuthenticated(ctx, rawParams, principal);
+  } finally {
+    await ctx.route.auth.settle?.(ctx, principal);
+  }
+}
+
+async function runAuthenticated(
+  ctx: RequestContext,
+  rawParams: Record<string, string>,
+  principal: unknown,
+) {
   const { route } = ctx;
-  const principal = await route.auth.authenticate(ctx);
   let query: Record<string, unknown> = {};
   try {
     query = parseQuery(ctx.url.searchParams, route.query ?? {});

@@ -102,6 +102,12 @@ export interface AuthRule<P> {
   responseHeaders?: string[];
   /** Resolves the caller or throws ApiError (401, 403, 429 ...). */
   authenticate(ctx: RequestContext): Promise<P>;
+  /**
+   * Runs once the request has been answered, whatever the answer (an invalid body included):
+   * what authenticate left to the handler but the handler did not do, such as a deferred
+   * rate-limit count (publicAccess in lib/forms/auth.ts). May throw (429).
+   */
+  settle?(ctx: RequestContext, principal: P): Promise<void>;
 }
 
 export const noAuth: AuthRule<null> = {

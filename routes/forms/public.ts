@@ -3,7 +3,7 @@
 
 import {
   countedStatement,
-  countRolledBack,
+  countUncounted,
   enforceCounted,
   publicAccess,
 } from "../../lib/forms/auth.ts";
@@ -133,6 +133,7 @@ export const routes = [
       const now = app.clock();
       const age = now.getTime() - body.loaded_at;
       if (age < -LOADED_AT_SKEW_MS || age > LOADED_AT_MAX_AGE_MS) {
+        await countUncounted(ctx, principal); // a 429 wins, as when counted before the handler
         throw new ApiError(400, "VALIDATION_FAILED", {
           message:
             "loaded_at must be the time the form was loaded: not in the future, at most 24 hours ago.",
@@ -159,7 +160,7 @@ export const routes = [
         } catch (err) {
           const code = (err as { code?: string })?.code;
           if (code === "OD001") {
-            await countRolledBack(ctx, principal);
+            await countUncounted(ctx, principal);
             throw keyTaken();
           }
           // An id collision below 2^53 (unique violation, all rolled back): draw again.
@@ -240,7 +241,7 @@ export const routes = [
         }`;
       } catch (err) {
         const code = (err as { code?: string })?.code;
-        if (code === "OD001" || code === "OD002") await countRolledBack(ctx, principal);
+        if (code === "OD001" || code === "OD002") await countUncounted(ctx, principal);
         if (code === "OD002") {
           throw monthFull(app.config, (err as { detail?: string }).detail as Plan);
         }

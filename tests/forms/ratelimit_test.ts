@@ -144,6 +144,22 @@ test("ratelimit: public answers refused for a full month (422) still count", asy
   assert.deepEqual(statuses, [422, 422, 422, 422, 429]);
 });
 
+test("ratelimit: public requests refused as invalid (400) still count", async () => {
+  service.clock.advance(61_000); // registering counts on the loopback address too
+  const owner = await registerUser(service);
+  const form = await publishedQuestionnaire(service, owner);
+  const from = { "x-forwarded-for": "198.51.100.90" };
+  const statuses: number[] = [];
+  const stale = sessionBody({ loaded_at: 0 }); // refused by the handler
+  const nameless = sessionBody({ name: "" }); // refused by the body's schema
+  for (const payload of [stale, nameless, stale, nameless, stale, nameless]) {
+    const res = await postSession(service, form.slug, payload, from);
+    statuses.push(res.status);
+    await res.body?.cancel();
+  }
+  assert.deepEqual(statuses, [400, 400, 400, 400, 400, 429]);
+});
+
 test("ratelimit: authenticated routes allow RATE_LIMIT_USER_PER_MINUTE per user, then 429", async () => {
   const user = await registerUser(service, { bearer: true }); // the token call counts once
   const call = () =>
