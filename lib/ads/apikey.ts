@@ -219,12 +219,11 @@ async function authenticate(
   const limited: LimitResult = shared
     ? sharedResult(row, limit, now)
     : app.limiter.hit(`ads-key:${row.id}`, limit);
-  const secondsToReset = Math.max(0, limited.resetAt - Math.floor(now.getTime() / 1000));
   ctx.headers.set("X-RateLimit-Limit", String(limited.limit));
   ctx.headers.set("X-RateLimit-Remaining", String(limited.remaining));
   ctx.headers.set("X-RateLimit-Reset", String(limited.resetAt));
   ctx.headers.set("RateLimit-Policy", `"per-key";q=${limited.limit};w=60`);
-  ctx.headers.set("RateLimit", `"per-key";r=${limited.remaining};t=${secondsToReset}`);
+  ctx.headers.set("RateLimit", `"per-key";r=${limited.remaining};t=${limited.resetIn}`);
 
   if (permission && !row.permissions.includes(permission)) {
     throw new ApiError(403, "FORBIDDEN", {

@@ -223,13 +223,18 @@ export async function openDb(options: DbOptions): Promise<Db> {
 /**
  * TLS as the URL's sslmode asks (`?sslmode=require` for a database across a network), none when
  * it names none. Given explicitly: an option overrides the URL in postgres.js, and reading
- * PGSSLMODE instead would widen the --allow-env list.
+ * PGSSLMODE instead would widen the --allow-env list. A mode libpq does not know is refused, as
+ * libpq refuses it: a misspelt `require` must not connect, password and all, without TLS.
  */
 function sslOf(url: string): false | "require" | "allow" | "prefer" | "verify-full" {
   const mode = new URL(url).searchParams.get("sslmode");
+  if (mode === null || mode === "disable") return false;
   if (mode === "require" || mode === "allow" || mode === "prefer") return mode;
   if (mode === "verify-ca" || mode === "verify-full") return "verify-full";
-  return false;
+  throw new Error(
+    `the database URL's sslmode "${mode}" is not one of disable, allow, prefer, require, ` +
+      "verify-ca, verify-full",
+  );
 }
 
 function openPostgres(url: string, max: number): Db {

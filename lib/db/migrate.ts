@@ -2,15 +2,10 @@
 // lock so that instances starting together apply each one exactly once.
 
 import type { Db } from "./db.ts";
-import { hex } from "../encoding.ts";
+import { sha256Hex } from "../encoding.ts";
 
 /** Arbitrary constant shared by every Onda instance: the key of the migration lock. */
 const MIGRATION_LOCK = 4_207_311_001;
-
-async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return hex(new Uint8Array(digest));
-}
 
 function versionOf(name: string): number {
   const match = /^(\d{3})_[a-z0-9_]+\.sql$/.exec(name);
@@ -28,7 +23,7 @@ export async function migrate(
       throw new Error(`migration ${m.name} is out of sequence: expected number ${i + 1}`);
     }
   });
-  const checksums = await Promise.all(migrations.map((m) => sha256Hex(m.text)));
+  const checksums = migrations.map((m) => sha256Hex(m.text));
   const applied: string[] = [];
   for (const [i, migration] of migrations.entries()) {
     // The recorded state is read again under the lock in every transaction, so a concurrent

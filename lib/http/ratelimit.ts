@@ -14,6 +14,11 @@ export interface LimitResult {
   remaining: number;
   /** Epoch seconds when the oldest counted request leaves the window (a slot frees). */
   resetAt: number;
+  /**
+   * Seconds until then, rounded up: at most the window (resetAt less this second can be one
+   * more, as both are rounded).
+   */
+  resetIn: number;
   /** Seconds until a slot frees; 0 when allowed. */
   retryAfter: number;
 }
@@ -33,12 +38,14 @@ function result(
   resetMs: number,
   now: number,
 ): LimitResult {
+  const resetIn = Math.max(0, Math.ceil((resetMs - now) / 1000));
   return {
     allowed,
     limit,
     remaining,
     resetAt: Math.ceil(resetMs / 1000),
-    retryAfter: allowed ? 0 : Math.max(1, Math.ceil((resetMs - now) / 1000)),
+    resetIn,
+    retryAfter: allowed ? 0 : Math.max(1, resetIn),
   };
 }
 

@@ -355,6 +355,10 @@ test("ads: rate limit is 60 per rolling minute per key, with headers and Retry-A
       reset * 1000 > service.clock().getTime() &&
         reset * 1000 <= service.clock().getTime() + 61_000,
     );
+    // RateLimit's t is the seconds until that reset, not another count or an instant.
+    const t = Number(/;t=(\d+)$/.exec(last.headers.get("ratelimit") ?? "")?.[1]);
+    const toReset = reset - Math.floor(service.clock().getTime() / 1000);
+    assert.ok(t >= 1 && t <= 60 && Math.abs(t - toReset) <= 1, `t=${t}, reset in ${toReset} s`);
   }
   const refused = await get("/api/v1/ads", key);
   assert.equal(refused.status, 429);

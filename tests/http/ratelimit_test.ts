@@ -56,6 +56,15 @@ test("ratelimit: remaining counts down and reset is the oldest request plus the 
   assert.equal(limiter.hit("k", 5).remaining, 3);
 });
 
+test("ratelimit: the seconds to reset never exceed the window, whatever the millisecond", () => {
+  const clock = testClock();
+  clock.set("2026-01-01T00:00:00.400Z");
+  const first = createRateLimiter(clock).hit("k", 5);
+  // The epoch second is rounded up (00:01:00.400 -> 00:01:01); the delay is 60 s, not 61.
+  assert.equal(first.resetAt, Date.parse("2026-01-01T00:01:01Z") / 1000);
+  assert.equal(first.resetIn, 60);
+});
+
 test("ratelimit: memory stays bounded under a flood of distinct keys", () => {
   const clock = testClock();
   const limiter = createRateLimiter(clock);

@@ -84,3 +84,15 @@ test("db: DATABASE_URL's sslmode is honoured (require refuses a server without T
     await tls.close();
   }
 });
+
+test("db: an sslmode libpq does not know is refused before any connection, never plaintext", async () => {
+  for (const mode of ["requre", "true", ""]) {
+    const url = new URL(PG_FALLBACK_URL);
+    url.searchParams.set("sslmode", mode);
+    await assert.rejects(
+      openDb({ databaseUrl: url.toString(), dataDir: "" }),
+      new RegExp(`sslmode "${mode}" is not one of`),
+      mode,
+    );
+  }
+});
