@@ -6,7 +6,7 @@ import { user, type UserPrincipal } from "../../lib/forms/auth.ts";
 import { listEnvelope, listPage, newestFirst, pageQuery } from "../../lib/http/cursor.ts";
 import { empty, frag, type Row } from "../../lib/db/db.ts";
 import { ApiError } from "../../lib/errors.ts";
-import { EVENT_TYPES } from "../../lib/webhooks/outbox.ts";
+import { EVENT_TYPES, eventBody } from "../../lib/webhooks/outbox.ts";
 import { type AppContext, json } from "../../lib/http/router.ts";
 import { defineFormsRoute } from "../../lib/forms/wing.ts";
 import {
@@ -396,10 +396,11 @@ export const routes = [
       checkActive(await findWebhook(app, principal, params.id));
       const now = app.clock();
       const eventId = crypto.randomUUID();
-      const payload = JSON.stringify({
+      // The envelope every event has (eventBody), so a receiver parses a ping like the rest.
+      const payload = eventBody({
         id: eventId,
         type: "ping",
-        created_at: now.toISOString(),
+        created_at: now,
         workspace_id: principal.workspaceId,
         data: { webhook_id: params.id },
       });
