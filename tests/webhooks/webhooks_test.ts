@@ -508,6 +508,55 @@ test("webhooks: after a rotation both secrets sign for 24 h, then only the new o
   }
 });
 
+test("webhooks: a crash after a keyed create, ping or rotation committed: the retry replays it, nothing is done twice", async () => {
+  // The crash is simulated between the handler's commit and its answer leaving the service;
+  // the client retries with the same Idempotency-Key. The key's record must have committed
+  // with the write, or the retry is 409 for a minute and then does it all again.
+  const crash = () => {
+    throw new Error("simulated crash after the handler's commit");
+  };
+  const hooked = await hookedWorkspace(service, receiver.url, ["session.completed"]);
+  const { user } = hooked;
+  const [before] = await service.db.sql<{ signing_secret: string }>`
+    select signing_secret from workspaces where id = ${user.workspaceId}`;
+  const cases = [
+    { path: "/api/v1/webhooks", payload: { url: `${receiver.url}?crash` }, status: 201 },
+    { path: `/api/v1/webhooks/${hooked.webhook.id}/test`, payload: undefined, status: 202 },
+    { path: "/api/v1/workspace/signing-secret/rotate", payload: undefined, status: 200 },
+  ];
+  for (const c of cases) {
+    const key = crypto.randomUUID();
+    const send = () =>
+      service.fetch(c.path, {
+        method: "POST",
+        headers: user.headers({ "idempotency-key": key }),
+        body: c.payload && JSON.stringify(c.payload),
+      });
+    service.app.faults = { afterIdempotentHandler: crash };
+    let lost: Response;
+    try {
+      lost = await send();
+    } finally {
+      service.app.faults = undefined;
+    }
+    assert.equal(lost.status, 500, c.path);
+    await lost.body?.cancel();
+    const retry = await send();
+    assert.equal(retry.status, c.status, `${c.path}: the retry replays the committed answer`);
+    assert.equal(retry.headers.get("idempotent-replayed"), "true", c.path);
+    await retry.body?.cancel();
+  }
+  const [counts] = await service.db.sql<{ hooks: number; pings: number }>`
+    select (select count(*)::int from webhooks where workspace_id = ${user.workspaceId}) as hooks,
+           (select count(*)::int from webhook_deliveries
+            where webhook_id = ${hooked.webhook.id} and event_type = 'ping') as pings`;
+  assert.deepEqual(counts, { hooks: 2, pings: 1 });
+  // Rotated once: the secret receivers held still signs for 24 h.
+  const [after] = await service.db.sql<{ previous_signing_secret: string }>`
+    select previous_signing_secret from workspaces where id = ${user.workspaceId}`;
+  assert.equal(after.previous_signing_secret, before.signing_secret);
+});
+
 test("webhooks: close", async () => {
   await receiver.close();
   await service.close();
