@@ -146,6 +146,8 @@ export const routes = [
     auth: user("admin"),
     cors: "workspace",
     idempotent: true,
+    // The answer carries the signing secret: its replay record keeps it encrypted.
+    sealed: { body: ["signing_secret"] },
     body: named(
       "WebhookRequest",
       object({
@@ -440,6 +442,7 @@ export const routes = [
     auth: user("admin"),
     cors: "workspace",
     idempotent: true,
+    sealed: { body: ["signing_secret"] },
     responses: {
       200: {
         description: "Rotated.",

@@ -557,6 +557,36 @@ test("webhooks: a crash after a keyed create, ping or rotation committed: the re
   assert.equal(after.previous_signing_secret, before.signing_secret);
 });
 
+test("webhooks: a keyed create's or rotation's stored answer keeps the signing secret sealed; the replay shows it", async () => {
+  const user = await registerUser(service);
+  for (
+    const [route, payload] of [
+      ["POST /api/v1/webhooks", { url: receiver.url }],
+      ["POST /api/v1/workspace/signing-secret/rotate", undefined],
+    ] as const
+  ) {
+    const key = crypto.randomUUID();
+    const send = () =>
+      service.fetch(route.slice("POST ".length), {
+        method: "POST",
+        headers: user.headers({ "idempotency-key": key }),
+        body: payload && JSON.stringify(payload),
+      });
+    const first = await send();
+    assert.ok(first.ok, route);
+    const shown = await first.text();
+    const { signing_secret } = JSON.parse(shown);
+    assert.match(signing_secret, /^whsec_/, route);
+    const [record] = await service.db.sql<{ body: string }>`
+      select body from idempotency_keys where route = ${route} and key = ${key}`;
+    assert.ok(!record.body.includes(signing_secret), `${route}: the secret is stored in clear`);
+    assert.ok(!record.body.includes(signing_secret.slice("whsec_".length, 20)), route);
+    const replay = await send();
+    assert.equal(replay.headers.get("idempotent-replayed"), "true", route);
+    assert.equal(await replay.text(), shown, route);
+  }
+});
+
 test("webhooks: close", async () => {
   await receiver.close();
   await service.close();
