@@ -461,6 +461,31 @@ test("webhooks: manual retry of a delivery being attempted right now is 409", as
   }
 });
 
+test("webhooks: the service's worker gives each attempt 10 s (contract.md), then fails it and retries", async () => {
+  // The worker main.ts starts (startWorkers), with its default timeout; the first attempt gets
+  // no answer until the test ends.
+  const silence = Promise.withResolvers<void>();
+  const silent = startReceiver(async (_, n) => {
+    if (n === 1) await silence.promise;
+    return new Response(null, { status: 204 });
+  });
+  try {
+    const hooked = await hookedWorkspace(service, silent.url, ["session.started"]);
+    await startSession(service, hooked.form.slug);
+    const [delivery] = await waitForLog(hooked, (log) => log[0]?.status === "succeeded");
+    const [timedOut, answered] = delivery.attempt_log;
+    assert.deepEqual([timedOut.response_code, timedOut.error], [null, "No answer within 10 s."]);
+    assert.ok(
+      timedOut.duration_ms >= 9_900 && timedOut.duration_ms < 12_000,
+      `${timedOut.duration_ms} ms`,
+    );
+    assert.equal(answered.response_code, 204);
+  } finally {
+    silence.resolve();
+    await silent.close();
+  }
+});
+
 test("webhooks: after a rotation both secrets sign for 24 h, then only the new one", async () => {
   const hooked = await hookedWorkspace(service, receiver.url, ["session.started"]);
   const oldSecret = hooked.webhook.signing_secret;
