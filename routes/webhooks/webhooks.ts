@@ -24,7 +24,7 @@ import {
 } from "../../lib/http/schema.ts";
 import { newSigningSecret } from "../../lib/webhooks/signing.ts";
 import { checkTarget } from "../../lib/webhooks/ssrf.ts";
-import { CLAIM_STALE_AFTER_MS } from "../../lib/webhooks/worker.ts";
+import { attemptedNow } from "../../lib/webhooks/worker.ts";
 
 /** Fan-out cost grows with the number of webhooks; a workspace needs only a few. */
 const MAX_WEBHOOKS = 20;
@@ -359,10 +359,7 @@ export const routes = [
       const now = app.clock();
       const [row] = await app.db.sql`
         with target as (
-          select d.id as target_id, d.claimed_by is not null and exists (
-                   select 1 from webhook_workers w
-                   where w.id = d.claimed_by and w.seen_at > now() -
-                     ${CLAIM_STALE_AFTER_MS}::float8 * interval '1 millisecond') as busy
+          select d.id as target_id, ${attemptedNow} as busy
           from webhook_deliveries d
           where d.id = ${params.deliveryId} and d.webhook_id = ${params.id}
           for update
