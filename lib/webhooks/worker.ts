@@ -36,6 +36,14 @@ export interface WebhookWorkerOptions {
 
 /** A claim by a worker whose heartbeat is older than this is void. */
 export const CLAIM_STALE_AFTER_MS = 5000;
+/**
+ * The delivery `d` is claimed by a worker whose heartbeat is fresh: it is being attempted right
+ * now. One definition for the worker (which claims only deliveries for which it is false) and
+ * the manual retry (409 while it is true), so the two always agree.
+ */
+export const attemptedNow = frag`(d.claimed_by is not null and exists (
+  select 1 from webhook_workers w where w.id = d.claimed_by
+    and w.seen_at > now() - ${CLAIM_STALE_AFTER_MS}::float8 * interval '1 millisecond'))`;
 const HEARTBEAT_MS = 1000;
 /** How often an idle worker looks for new events and due retries. */
 const POLL_MS = 100;
@@ -226,13 +234,10 @@ export function createWebhookWorker({
     const claim = (limit: number) => {
       const now = app.clock();
       const busy = [...busyWebhooks];
-      const free = frag`(d.claimed_by is null or not exists (
-        select 1 from webhook_workers w where w.id = d.claimed_by
-          and w.seen_at > now() - ${CLAIM_STALE_AFTER_MS}::float8 * interval '1 millisecond'))`;
       return db.sql<Job>`
         with due as (
           select d.id, d.webhook_id, d.next_attempt_at from webhook_deliveries d
-          where d.status = 'pending' and d.next_attempt_at <= ${now} and ${free}
+          where d.status = 'pending' and d.next_attempt_at <= ${now} and not ${attemptedNow}
           order by d.next_attempt_at
           limit ${FAIR_WINDOW}
         ), fair as (
@@ -249,7 +254,7 @@ export function createWebhookWorker({
         ), picked as (
           select d.id from webhook_deliveries d
           join webhooks h on h.id = d.webhook_id and h.status = 'active'
-          where d.id in (select id from fair) and d.status = 'pending' and ${free}
+          where d.id in (select id from fair) and d.status = 'pending' and not ${attemptedNow}
           for update of d skip locked
         )
         update webhook_deliveries d set claimed_by = ${me}, claimed_at = ${now}

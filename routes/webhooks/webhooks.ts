@@ -6,7 +6,8 @@ import { user, type UserPrincipal } from "../../lib/forms/auth.ts";
 import { listEnvelope, listPage, newestFirst, pageQuery } from "../../lib/http/cursor.ts";
 import { empty, frag, type Row } from "../../lib/db/db.ts";
 import { ApiError } from "../../lib/errors.ts";
-import { EVENT_TYPES } from "../../lib/webhooks/outbox.ts";
+import { storeInTransaction } from "../../lib/http/idempotency.ts";
+import { EVENT_TYPES, eventBody } from "../../lib/webhooks/outbox.ts";
 import { type AppContext, json } from "../../lib/http/router.ts";
 import { defineFormsRoute } from "../../lib/forms/wing.ts";
 import {
@@ -23,7 +24,7 @@ import {
 } from "../../lib/http/schema.ts";
 import { newSigningSecret } from "../../lib/webhooks/signing.ts";
 import { checkTarget } from "../../lib/webhooks/ssrf.ts";
-import { CLAIM_STALE_AFTER_MS } from "../../lib/webhooks/worker.ts";
+import { attemptedNow } from "../../lib/webhooks/worker.ts";
 
 /** Fan-out cost grows with the number of webhooks; a workspace needs only a few. */
 const MAX_WEBHOOKS = 20;
@@ -145,6 +146,8 @@ export const routes = [
     auth: user("admin"),
     cors: "workspace",
     idempotent: true,
+    // The answer carries the signing secret: its replay record keeps it encrypted.
+    sealed: { body: ["signing_secret"] },
     body: named(
       "WebhookRequest",
       object({
@@ -154,7 +157,7 @@ export const routes = [
     ),
     responses: { 201: { description: "Created.", schema: createdWebhookJson } },
     errors: [422],
-    handler: async ({ app, body, principal }) => {
+    handler: async ({ app, body, principal, req }) => {
       const target = await checkTarget(body.url, {
         allowPrivate: app.config.webhookAllowPrivateTargets,
       });
@@ -162,26 +165,32 @@ export const routes = [
         throw new ApiError(400, "VALIDATION_FAILED", { message: target.reason, field: "url" });
       }
       const events = EVENT_TYPES.filter((t) => (body.events ?? EVENT_TYPES).includes(t));
-      // The count and the insert are one statement, so concurrent creations cannot overshoot
-      // by more than the requests in flight; the cap is a cost guard, not a billing limit.
-      const [row] = await app.db.sql`
-        with ws as (
-          select id, signing_secret from workspaces
-          where id = ${principal.workspaceId}
-            and (select count(*) from webhooks where workspace_id = ${principal.workspaceId})
-                < ${MAX_WEBHOOKS}
-        ), created as (
-          insert into webhooks (workspace_id, url, events, created_at)
-          select id, ${target.url.href}, ${events}::text[], ${app.clock()} from ws
-          returning ${WEBHOOK_COLUMNS}
-        )
-        select created.*, ws.signing_secret from created, ws`;
-      if (!row) {
-        throw new ApiError(422, "UNPROCESSABLE", {
-          message: `A workspace can have at most ${MAX_WEBHOOKS} webhooks; delete one first.`,
-        });
-      }
-      return json(shown(row), 201);
+      const created = await app.db.begin(async (tx) => {
+        // The count and the insert are one statement, so concurrent creations cannot overshoot
+        // by more than the requests in flight; the cap is a cost guard, not a billing limit.
+        const [row] = await tx`
+          with ws as (
+            select id, signing_secret from workspaces
+            where id = ${principal.workspaceId}
+              and (select count(*) from webhooks where workspace_id = ${principal.workspaceId})
+                  < ${MAX_WEBHOOKS}
+          ), created as (
+            insert into webhooks (workspace_id, url, events, created_at)
+            select id, ${target.url.href}, ${events}::text[], ${app.clock()} from ws
+            returning ${WEBHOOK_COLUMNS}
+          )
+          select created.*, ws.signing_secret from created, ws`;
+        if (!row) {
+          throw new ApiError(422, "UNPROCESSABLE", {
+            message: `A workspace can have at most ${MAX_WEBHOOKS} webhooks; delete one first.`,
+          });
+        }
+        // The Idempotency-Key's answer commits with the webhook (lib/http/idempotency.ts).
+        const answer = shown(row);
+        await storeInTransaction(tx, req, 201, answer);
+        return answer;
+      });
+      return json(created, 201);
     },
   }),
 
@@ -350,10 +359,7 @@ export const routes = [
       const now = app.clock();
       const [row] = await app.db.sql`
         with target as (
-          select d.id as target_id, d.claimed_by is not null and exists (
-                   select 1 from webhook_workers w
-                   where w.id = d.claimed_by and w.seen_at > now() -
-                     ${CLAIM_STALE_AFTER_MS}::float8 * interval '1 millisecond') as busy
+          select d.id as target_id, ${attemptedNow} as busy
           from webhook_deliveries d
           where d.id = ${params.deliveryId} and d.webhook_id = ${params.id}
           for update
@@ -392,24 +398,31 @@ export const routes = [
     params: { id: uuid() },
     responses: { 202: { description: "Queued.", schema: deliveryJson } },
     errors: [409],
-    handler: async ({ app, params, principal }) => {
+    handler: async ({ app, params, principal, req }) => {
       checkActive(await findWebhook(app, principal, params.id));
       const now = app.clock();
       const eventId = crypto.randomUUID();
-      const payload = JSON.stringify({
+      // The envelope every event has (eventBody), so a receiver parses a ping like the rest.
+      const payload = eventBody({
         id: eventId,
         type: "ping",
-        created_at: now.toISOString(),
+        created_at: now,
         workspace_id: principal.workspaceId,
         data: { webhook_id: params.id },
       });
-      const [row] = await app.db.sql`
-        insert into webhook_deliveries
-          (webhook_id, workspace_id, event_id, event_type, body, created_at, next_attempt_at)
-        values (${params.id}, ${principal.workspaceId}, ${eventId}, 'ping', ${payload},
-                ${now}, ${now})
-        returning ${DELIVERY_COLUMNS}`;
-      return json(deliveryOut(row, []), 202);
+      const queued = await app.db.begin(async (tx) => {
+        const [row] = await tx`
+          insert into webhook_deliveries
+            (webhook_id, workspace_id, event_id, event_type, body, created_at, next_attempt_at)
+          values (${params.id}, ${principal.workspaceId}, ${eventId}, 'ping', ${payload},
+                  ${now}, ${now})
+          returning ${DELIVERY_COLUMNS}`;
+        // The Idempotency-Key's answer commits with the ping's delivery.
+        const answer = deliveryOut(row, []);
+        await storeInTransaction(tx, req, 202, answer);
+        return answer;
+      });
+      return json(queued, 202);
     },
   }),
 
@@ -426,6 +439,7 @@ export const routes = [
     auth: user("admin"),
     cors: "workspace",
     idempotent: true,
+    sealed: { body: ["signing_secret"] },
     responses: {
       200: {
         description: "Rotated.",
@@ -438,18 +452,26 @@ export const routes = [
         ),
       },
     },
-    handler: async ({ app, principal }) => {
+    handler: async ({ app, principal, req }) => {
       const expires = new Date(app.clock().getTime() + ROTATION_GRACE_MS);
-      const [row] = await app.db.sql<{ signing_secret: string }>`
-        update workspaces
-        set previous_signing_secret = signing_secret, previous_secret_expires_at = ${expires},
-            signing_secret = ${newSigningSecret()}
-        where id = ${principal.workspaceId}
-        returning signing_secret`;
-      return json({
-        signing_secret: row.signing_secret,
-        previous_secret_expires_at: expires.toISOString(),
+      const rotated = await app.db.begin(async (tx) => {
+        const [row] = await tx<{ signing_secret: string }>`
+          update workspaces
+          set previous_signing_secret = signing_secret, previous_secret_expires_at = ${expires},
+              signing_secret = ${newSigningSecret()}
+          where id = ${principal.workspaceId}
+          returning signing_secret`;
+        // The Idempotency-Key's answer commits with the rotation: a retry after a crash in
+        // between would otherwise rotate again, and the secret receivers hold would stop
+        // signing at once instead of after 24 h.
+        const answer = {
+          signing_secret: row.signing_secret,
+          previous_secret_expires_at: expires.toISOString(),
+        };
+        await storeInTransaction(tx, req, 200, answer);
+        return answer;
       });
+      return json(rotated);
     },
   }),
 ];

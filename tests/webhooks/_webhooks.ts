@@ -122,6 +122,7 @@ export interface DeliveryLog {
   attempt_log: {
     attempt: number;
     started_at: string;
+    duration_ms: number;
     response_code: number | null;
     error: string | null;
   }[];

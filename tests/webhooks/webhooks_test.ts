@@ -461,6 +461,31 @@ test("webhooks: manual retry of a delivery being attempted right now is 409", as
   }
 });
 
+test("webhooks: the service's worker gives each attempt 10 s (contract.md), then fails it and retries", async () => {
+  // The worker main.ts starts (startWorkers), with its default timeout; the first attempt gets
+  // no answer until the test ends.
+  const silence = Promise.withResolvers<void>();
+  const silent = startReceiver(async (_, n) => {
+    if (n === 1) await silence.promise;
+    return new Response(null, { status: 204 });
+  });
+  try {
+    const hooked = await hookedWorkspace(service, silent.url, ["session.started"]);
+    await startSession(service, hooked.form.slug);
+    const [delivery] = await waitForLog(hooked, (log) => log[0]?.status === "succeeded");
+    const [timedOut, answered] = delivery.attempt_log;
+    assert.deepEqual([timedOut.response_code, timedOut.error], [null, "No answer within 10 s."]);
+    assert.ok(
+      timedOut.duration_ms >= 9_900 && timedOut.duration_ms < 12_000,
+      `${timedOut.duration_ms} ms`,
+    );
+    assert.equal(answered.response_code, 204);
+  } finally {
+    silence.resolve();
+    await silent.close();
+  }
+});
+
 test("webhooks: after a rotation both secrets sign for 24 h, then only the new one", async () => {
   const hooked = await hookedWorkspace(service, receiver.url, ["session.started"]);
   const oldSecret = hooked.webhook.signing_secret;
@@ -505,6 +530,85 @@ test("webhooks: after a rotation both secrets sign for 24 h, then only the new o
     assert.equal(after.headers.get("webhook-signature"), expected);
   } finally {
     service.clock.set(new Date());
+  }
+});
+
+test("webhooks: a crash after a keyed create, ping or rotation committed: the retry replays it, nothing is done twice", async () => {
+  // The crash is simulated between the handler's commit and its answer leaving the service;
+  // the client retries with the same Idempotency-Key. The key's record must have committed
+  // with the write, or the retry is 409 for a minute and then does it all again.
+  const crash = () => {
+    throw new Error("simulated crash after the handler's commit");
+  };
+  const hooked = await hookedWorkspace(service, receiver.url, ["session.completed"]);
+  const { user } = hooked;
+  const [before] = await service.db.sql<{ signing_secret: string }>`
+    select signing_secret from workspaces where id = ${user.workspaceId}`;
+  const cases = [
+    { path: "/api/v1/webhooks", payload: { url: `${receiver.url}?crash` }, status: 201 },
+    { path: `/api/v1/webhooks/${hooked.webhook.id}/test`, payload: undefined, status: 202 },
+    { path: "/api/v1/workspace/signing-secret/rotate", payload: undefined, status: 200 },
+  ];
+  for (const c of cases) {
+    const key = crypto.randomUUID();
+    const send = () =>
+      service.fetch(c.path, {
+        method: "POST",
+        headers: user.headers({ "idempotency-key": key }),
+        body: c.payload && JSON.stringify(c.payload),
+      });
+    service.app.faults = { afterIdempotentHandler: crash };
+    let lost: Response;
+    try {
+      lost = await send();
+    } finally {
+      service.app.faults = undefined;
+    }
+    assert.equal(lost.status, 500, c.path);
+    await lost.body?.cancel();
+    const retry = await send();
+    assert.equal(retry.status, c.status, `${c.path}: the retry replays the committed answer`);
+    assert.equal(retry.headers.get("idempotent-replayed"), "true", c.path);
+    await retry.body?.cancel();
+  }
+  const [counts] = await service.db.sql<{ hooks: number; pings: number }>`
+    select (select count(*)::int from webhooks where workspace_id = ${user.workspaceId}) as hooks,
+           (select count(*)::int from webhook_deliveries
+            where webhook_id = ${hooked.webhook.id} and event_type = 'ping') as pings`;
+  assert.deepEqual(counts, { hooks: 2, pings: 1 });
+  // Rotated once: the secret receivers held still signs for 24 h.
+  const [after] = await service.db.sql<{ previous_signing_secret: string }>`
+    select previous_signing_secret from workspaces where id = ${user.workspaceId}`;
+  assert.equal(after.previous_signing_secret, before.signing_secret);
+});
+
+test("webhooks: a keyed create's or rotation's stored answer keeps the signing secret sealed; the replay shows it", async () => {
+  const user = await registerUser(service);
+  for (
+    const [route, payload] of [
+      ["POST /api/v1/webhooks", { url: receiver.url }],
+      ["POST /api/v1/workspace/signing-secret/rotate", undefined],
+    ] as const
+  ) {
+    const key = crypto.randomUUID();
+    const send = () =>
+      service.fetch(route.slice("POST ".length), {
+        method: "POST",
+        headers: user.headers({ "idempotency-key": key }),
+        body: payload && JSON.stringify(payload),
+      });
+    const first = await send();
+    assert.ok(first.ok, route);
+    const shown = await first.text();
+    const { signing_secret } = JSON.parse(shown);
+    assert.match(signing_secret, /^whsec_/, route);
+    const [record] = await service.db.sql<{ body: string }>`
+      select body from idempotency_keys where route = ${route} and key = ${key}`;
+    assert.ok(!record.body.includes(signing_secret), `${route}: the secret is stored in clear`);
+    assert.ok(!record.body.includes(signing_secret.slice("whsec_".length, 20)), route);
+    const replay = await send();
+    assert.equal(replay.headers.get("idempotent-replayed"), "true", route);
+    assert.equal(await replay.text(), shown, route);
   }
 });
 
