@@ -121,6 +121,14 @@ test("http: a valid traceparent supplies the trace id; an invalid one is ignored
   });
   await bad.body?.cancel();
   assert.notEqual(bad.headers.get("x-trace-id"), "0".repeat(32));
+  // Version ff is invalid, in either case; the header is otherwise read case-insensitively.
+  for (const version of ["ff", "FF", " ff"]) {
+    const res = await service.fetch("/status", {
+      headers: { traceparent: `${version}-${traceId}-00f067aa0ba902b7-01` },
+    });
+    await res.body?.cancel();
+    assert.notEqual(res.headers.get("x-trace-id"), traceId, `version ${version}`);
+  }
 });
 
 test("http: every /api/v1/ response carries X-API-Version: v1", async () => {
