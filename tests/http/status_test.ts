@@ -64,6 +64,25 @@ test("status: maintenance on --until makes /status 503 maintenance and /api/ rou
   await after.body?.cancel();
 });
 
+test("status: a window without --until: until null, and Retry-After on /status and /api/", async () => {
+  assert.equal((await admin("maintenance", "on")).status, 0);
+  try {
+    const status = await service.fetch("/status");
+    assert.equal(status.status, 503);
+    assert.match(status.headers.get("retry-after") ?? "", /^[1-9]\d*$/);
+    const data = await body(status);
+    assert.deepEqual([data.status, data.until], ["maintenance", null]);
+    for (const [method, path] of [["GET", "/api/v1/workspace"], ["POST", "/api/auth/login"]]) {
+      const res = await service.fetch(path, { method });
+      assert.equal(res.status, 503, path);
+      assert.match(res.headers.get("retry-after") ?? "", /^[1-9]\d*$/, path);
+      assert.equal((await body<{ error: { code: string } }>(res)).error.code, "DEGRADED");
+    }
+  } finally {
+    assert.equal((await admin("maintenance", "off")).status, 0);
+  }
+});
+
 test("status: a maintenance window ends by itself at its until", async () => {
   const until = new Date(service.clock().getTime() + 60_000).toISOString();
   assert.equal((await admin("maintenance", "on", "--until", until)).status, 0);
