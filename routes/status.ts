@@ -4,7 +4,16 @@ import { EXPIRED, within } from "../lib/db/deadline.ts";
 import type { ReadReplica, ReplicaStatus } from "../lib/db/replica.ts";
 import { readMaintenance, retryAfter } from "../lib/http/maintenance.ts";
 import { defineRoute, json, noAuth } from "../lib/http/router.ts";
-import { dateTime, enumOf, named, nullable, object, optional, string } from "../lib/http/schema.ts";
+import {
+  dateTime,
+  enumOf,
+  named,
+  nullable,
+  number,
+  object,
+  optional,
+  string,
+} from "../lib/http/schema.ts";
 import { VERSION } from "../lib/version.ts";
 
 const statusSchema = named(
@@ -15,7 +24,15 @@ const statusSchema = named(
     until: optional(
       nullable(dateTime("maintenance only: when it ends; null = until switched off.")),
     ),
-    checks: object({ database: enumOf(["ok", "unavailable"]) }),
+    checks: object({
+      database: enumOf(["ok", "unavailable"]),
+      // Only with DATABASE_READ_URL (see the description).
+      replica: optional(object({
+        state: enumOf(["ok", "unavailable"]),
+        lag_seconds: nullable(number({ min: 0 })),
+        lag_bytes: nullable(number({ min: 0 })),
+      })),
+    }),
   }),
 );
 

@@ -2,7 +2,8 @@
 
 /** Unprefixed /api/... aliases stop answering after this instant (forms-api.md §9). */
 export const SUNSET = new Date("2026-12-31T23:59:59Z");
-export const SUNSET_HTTP = "Thu, 31 Dec 2026 23:59:59 GMT";
+/** The Sunset header (an HTTP date), as the responses and the document give it. */
+export const SUNSET_HTTP = SUNSET.toUTCString();
 
 /** /api/x -> /api/v1/x for a deprecated alias path; null for any other path. */
 export function successorOf(path: string): string | null {

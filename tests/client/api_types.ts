@@ -1568,6 +1568,11 @@ export interface components {
             until?: string | null;
             checks: {
                 database: "ok" | "unavailable";
+                replica?: {
+                    state: "ok" | "unavailable";
+                    lag_seconds: number | null;
+                    lag_bytes: number | null;
+                };
             };
         };
         Summary: {

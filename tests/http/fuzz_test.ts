@@ -19,6 +19,7 @@ import type { JsonSchema } from "../../lib/http/schema.ts";
 import { type CursorScope, encodeCursor } from "../../lib/http/cursor.ts";
 import { issueToken } from "../../lib/forms/auth.ts";
 import { successorAliasOf } from "../../lib/http/versioning.ts";
+import { ERRORS } from "../../lib/http/openapi/responses.ts";
 import { startTestService, test } from "../_server.ts";
 import { loadFixture } from "../ads/_fixture.ts";
 import {
@@ -62,20 +63,6 @@ const RUNS = option("runs", 3000);
 const TIMEOUT_MS = option("timeout", 10_000);
 /** Fixtures the fuzz may have deleted, revoked or demoted are put back this often. */
 const REFRESH_EVERY = 200;
-
-const CODES = new Set([
-  "VALIDATION_FAILED",
-  "UNAUTHENTICATED",
-  "FORBIDDEN",
-  "NOT_FOUND",
-  "METHOD_NOT_ALLOWED",
-  "CONFLICT",
-  "GONE",
-  "PAYLOAD_TOO_LARGE",
-  "UNSUPPORTED_MEDIA_TYPE",
-  "UNPROCESSABLE",
-  "RATE_LIMITED",
-]);
 
 // ---------------------------------------------------------------------------------------------
 // The world the requests act on: real credentials and resources, named by the cases (`known`)
@@ -797,7 +784,8 @@ function checkEnvelope(res: Response, text: string): string | null {
   if (Object.keys(error).join() !== "code,message,field,trace_id") {
     return `error keys ${Object.keys(error).join()}`;
   }
-  if (typeof error.code !== "string" || !CODES.has(error.code)) return `code ${error.code}`;
+  // The code of contract.md §1 for this status, as the document's shared error responses name it.
+  if (error.code !== ERRORS[res.status]?.code) return `code ${error.code} with ${res.status}`;
   if (typeof error.message !== "string" || error.message === "") return "message";
   if (error.field !== null && typeof error.field !== "string") return "field";
   if (error.trace_id !== res.headers.get("x-trace-id")) return "trace_id differs from X-Trace-Id";

@@ -121,6 +121,14 @@ test("http: a valid traceparent supplies the trace id; an invalid one is ignored
   });
   await bad.body?.cancel();
   assert.notEqual(bad.headers.get("x-trace-id"), "0".repeat(32));
+  // Version ff is invalid, in either case; the header is otherwise read case-insensitively.
+  for (const version of ["ff", "FF", " ff"]) {
+    const res = await service.fetch("/status", {
+      headers: { traceparent: `${version}-${traceId}-00f067aa0ba902b7-01` },
+    });
+    await res.body?.cancel();
+    assert.notEqual(res.headers.get("x-trace-id"), traceId, `version ${version}`);
+  }
 });
 
 test("http: every /api/v1/ response carries X-API-Version: v1", async () => {
@@ -217,6 +225,36 @@ test("http: a body over 64 KiB is 413, declared or streamed", async () => {
   assert.equal(streamed.status, 413);
   await streamed.body?.cancel();
   assert.ok(sent < 10 * 1024 * 1024, `server read ${sent} bytes before answering`);
+});
+
+test("http: a body of exactly 64 KiB is read; one byte more is 413, declared or streamed", async () => {
+  const bodyOf = (size: number) => {
+    const text = JSON.stringify({ name: "x".repeat(size - '{"name":""}'.length) });
+    assert.equal(text.length, size);
+    return new TextEncoder().encode(text);
+  };
+  const streamOf = (bytes: Uint8Array) =>
+    new ReadableStream<Uint8Array>({
+      start(controller) {
+        // In pieces, as a client without Content-Length sends them.
+        for (let at = 0; at < bytes.length; at += 4096) {
+          controller.enqueue(bytes.slice(at, at + 4096));
+        }
+        controller.close();
+      },
+    });
+  for (const [size, status] of [[64 * 1024, 200], [64 * 1024 + 1, 413]]) {
+    for (const streamed of [false, true]) {
+      const bytes = bodyOf(size);
+      const res = await service.fetch("/api/v1/probe/echo", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: streamed ? streamOf(bytes) : bytes,
+      });
+      assert.equal(res.status, status, `${size} bytes${streamed ? ", streamed" : ""}`);
+      await res.body?.cancel();
+    }
+  }
 });
 
 test("http: a 500 never shows a stack, SQL or a path; the log line has the detail", async () => {

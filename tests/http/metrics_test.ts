@@ -8,6 +8,7 @@ import { addAccount, BASE, DAY } from "../ads/_fixture.ts";
 import { startSession } from "../forms/_forms.ts";
 import { hookedWorkspace, startReceiver } from "../webhooks/_webhooks.ts";
 import { body, startTestService, test } from "../_server.ts";
+import { freePort } from "../_pg_cluster.ts";
 
 const TOKEN = "metrics-token-" + "7".repeat(32);
 const service = await startTestService({
@@ -26,13 +27,6 @@ const scrape = async (token = TOKEN) => {
 function sample(text: string, series: string): number | null {
   const line = text.split("\n").find((l) => l.startsWith(series + " "));
   return line === undefined ? null : Number(line.slice(series.length + 1));
-}
-
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  listener.close();
-  return port;
 }
 
 test("metrics: off by default: /metrics is 404 and not in the document", async () => {

@@ -4,7 +4,9 @@ import assert from "node:assert/strict";
 import { runAdmin } from "../../admin.ts";
 import type { Db } from "../../lib/db/db.ts";
 import { loadConfig } from "../../lib/config.ts";
+import type { ReadReplica } from "../../lib/db/replica.ts";
 import { body, startTestService, test } from "../_server.ts";
+import { validate } from "../_json_schema.ts";
 
 const service = await startTestService();
 
@@ -62,6 +64,25 @@ test("status: maintenance on --until makes /status 503 maintenance and /api/ rou
   await after.body?.cancel();
 });
 
+test("status: a window without --until: until null, and Retry-After on /status and /api/", async () => {
+  assert.equal((await admin("maintenance", "on")).status, 0);
+  try {
+    const status = await service.fetch("/status");
+    assert.equal(status.status, 503);
+    assert.match(status.headers.get("retry-after") ?? "", /^[1-9]\d*$/);
+    const data = await body(status);
+    assert.deepEqual([data.status, data.until], ["maintenance", null]);
+    for (const [method, path] of [["GET", "/api/v1/workspace"], ["POST", "/api/auth/login"]]) {
+      const res = await service.fetch(path, { method });
+      assert.equal(res.status, 503, path);
+      assert.match(res.headers.get("retry-after") ?? "", /^[1-9]\d*$/, path);
+      assert.equal((await body<{ error: { code: string } }>(res)).error.code, "DEGRADED");
+    }
+  } finally {
+    assert.equal((await admin("maintenance", "off")).status, 0);
+  }
+});
+
 test("status: a maintenance window ends by itself at its until", async () => {
   const until = new Date(service.clock().getTime() + 60_000).toISOString();
   assert.equal((await admin("maintenance", "on", "--until", until)).status, 0);
@@ -86,6 +107,27 @@ test("status: maintenance command refuses bad input", async () => {
   const res = await service.fetch("/status");
   assert.equal(res.status, 200);
   await res.body?.cancel();
+});
+
+test("status: with a read replica, the answer and its checks.replica fit the document", async () => {
+  const doc = await body(await service.fetch("/api/openapi"));
+  const schema = { $ref: "#/components/schemas/Status" };
+  const lag = { state: "ok", lag_seconds: 1.5, lag_bytes: 4096 } as const;
+  service.app.replica = { status: () => Promise.resolve(lag) } as unknown as ReadReplica;
+  try {
+    const res = await service.fetch("/status");
+    assert.equal(res.status, 200);
+    const data = await body(res);
+    assert.deepEqual(data.checks, { database: "ok", replica: lag });
+    assert.deepEqual(validate(doc, schema, data), []);
+    const down = { state: "unavailable", lag_seconds: null, lag_bytes: null };
+    assert.deepEqual(
+      validate(doc, schema, { ...data, checks: { database: "ok", replica: down } }),
+      [],
+    );
+  } finally {
+    service.app.replica = null;
+  }
 });
 
 test("status: close the service", async () => {

@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { dataDirFlags } from "../../lib/data_dir.ts";
 import { freshDatabase, PG_URL, test } from "../_server.ts";
+import { freePort } from "../_pg_cluster.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
 const PGLITE_DIR = `${ROOT}/node_modules/.deno/@electric-sql+pglite@0.3.15`;
@@ -176,13 +177,6 @@ test("data dir: the tasks take DATA_DIR's flags when they start, the compile tas
   );
   assert.equal(printed.stdout, "--allow-read=/var/lib/onda --allow-write=/var/lib/onda\n");
 });
-
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  listener.close();
-  return port;
-}
 
 async function untilAnswered(url: string, headers: Record<string, string>): Promise<Response> {
   for (let i = 0; i < 600; i++) {

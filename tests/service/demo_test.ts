@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { DEMO_EMAIL, DEMO_PASSWORD, DEMO_SLUG } from "../../lib/demo.ts";
 import { freshDatabase, test } from "../_server.ts";
+import { freePort } from "../_pg_cluster.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
 
@@ -32,13 +33,6 @@ async function runDemo(dataDir: string, port: number, databaseUrl: string | null
   const stderr = new TextDecoder().decode(out.stderr);
   assert.equal(out.code, 0, stderr);
   return { stdout, stderr, key: stdout.trim().split("\n").pop()! };
-}
-
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  listener.close();
-  return port;
 }
 
 test("demo: the demo and compile tasks may read the same variables as the start task", async () => {

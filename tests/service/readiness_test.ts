@@ -5,6 +5,7 @@
 
 import assert from "node:assert/strict";
 import { test } from "../_server.ts";
+import { freePort } from "../_pg_cluster.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
 const PGLITE_DIR = `${ROOT}/node_modules/.deno/@electric-sql+pglite@0.3.15`;
@@ -23,13 +24,6 @@ async function startFlags(dataDir: string): Promise<string[]> {
     `--allow-read=${dataDir},${PGLITE_DIR}`,
     `--allow-write=${dataDir}`,
   ];
-}
-
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  listener.close();
-  return port;
 }
 
 async function waitForStatus(base: string, child: Deno.ChildProcess, timeoutMs: number) {

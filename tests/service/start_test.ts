@@ -7,15 +7,9 @@ import postgres from "postgres";
 import { loadConfig } from "../../lib/config.ts";
 import { openDatabase } from "../../lib/server.ts";
 import { freshDatabase, PG_URL, test } from "../_server.ts";
+import { freePort } from "../_pg_cluster.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
-
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  listener.close();
-  return port;
-}
 
 /** main.ts in its own process; resolves to its exit code and stderr once it exits. */
 async function start(env: Record<string, string>) {

@@ -3,6 +3,7 @@
 
 import { ERROR_CODES } from "../../errors.ts";
 import { enumOf, type JsonSchema, named, nullable, object, string } from "../schema.ts";
+import { SUNSET_HTTP } from "../versioning.ts";
 
 /** Each header the service sends on more than one route, as components/headers. */
 export const HEADERS: Record<string, JsonSchema> = {
@@ -52,7 +53,7 @@ export const HEADERS: Record<string, JsonSchema> = {
   },
   Sunset: {
     description: "When the deprecated unprefixed path stops answering (an HTTP date).",
-    schema: { type: "string", enum: ["Thu, 31 Dec 2026 23:59:59 GMT"] },
+    schema: { type: "string", enum: [SUNSET_HTTP] },
   },
   Link: {
     description: 'The /api/v1/ successor of a deprecated path: <...>; rel="successor-version"; ' +
