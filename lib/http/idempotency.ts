@@ -32,7 +32,7 @@
 // request digest is keyed (lib/http/sealed.ts). Their requests also prune expired records, so a
 // sealed credential does not outlive its 24 h by long.
 
-import type { Sql } from "../db/db.ts";
+import type { Db, Sql } from "../db/db.ts";
 import { ApiError, errorBody } from "../errors.ts";
 import { json, JSON_CONTENT_TYPE, type RequestContext, type Route } from "./router.ts";
 import { type RecordSealer, recordSealer } from "./sealed.ts";
@@ -227,6 +227,24 @@ export function storeInTransaction(
     if (!ok) throw new KeyTaken();
     s.stored = true;
   });
+}
+
+/**
+ * Runs `write` in one transaction and answers what it returns as JSON with `status`; the
+ * Idempotency-Key's record of that answer commits in the same transaction (storeInTransaction).
+ */
+export async function answeredInTransaction<T>(
+  db: Db,
+  req: Request,
+  status: number,
+  write: (tx: Sql) => Promise<T>,
+): Promise<Response> {
+  const payload = await db.begin(async (tx) => {
+    const payload = await write(tx);
+    await storeInTransaction(tx, req, status, payload);
+    return payload;
+  });
+  return json(payload, status);
 }
 
 /**

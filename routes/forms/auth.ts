@@ -4,7 +4,7 @@
 import { issueToken, publicAccess, ROLES, sessionCookie, user } from "../../lib/forms/auth.ts";
 import { listEnvelope, listPage, newestFirst, pageQuery } from "../../lib/http/cursor.ts";
 import { ApiError } from "../../lib/errors.ts";
-import { storeInTransaction } from "../../lib/http/idempotency.ts";
+import { answeredInTransaction, storeInTransaction } from "../../lib/http/idempotency.ts";
 import { beginLoginAttempt, forgetLoginAttempt } from "../../lib/forms/login_limit.ts";
 import { hashPassword, verifyPassword } from "../../lib/forms/password.ts";
 import { json } from "../../lib/http/router.ts";
@@ -198,16 +198,13 @@ export const routes = [
     sealed: { body: ["token"] },
     body: named("TokenRequest", object({ name: tokenName })),
     responses: { 201: { description: "Created.", schema: tokenJson } },
-    handler: async ({ app, body, principal, req }) => {
-      const answer = await app.db.begin(async (tx) => {
+    handler: ({ app, body, principal, req }) => {
+      // The Idempotency-Key's answer (token sealed) commits with the token.
+      return answeredInTransaction(app.db, req, 201, async (tx) => {
         const now = app.clock();
         const { id, token } = await issueToken(tx, principal.userId, "api", body.name, now);
-        const payload = { id, name: body.name, token, created_at: now };
-        // The Idempotency-Key's answer (token sealed) commits with the token.
-        await storeInTransaction(tx, req, 201, payload);
-        return payload;
+        return { id, name: body.name, token, created_at: now };
       });
-      return json(answer, 201);
     },
   }),
 

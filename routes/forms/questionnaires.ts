@@ -4,7 +4,7 @@
 import { user, type UserPrincipal } from "../../lib/forms/auth.ts";
 import { listEnvelope, listPage, newestFirst, pageQuery } from "../../lib/http/cursor.ts";
 import { empty, frag, type Sql } from "../../lib/db/db.ts";
-import { storeInTransaction } from "../../lib/http/idempotency.ts";
+import { answeredInTransaction } from "../../lib/http/idempotency.ts";
 import {
   checkQuestions,
   type Question,
@@ -155,10 +155,11 @@ export const routes = [
     ),
     responses: { 201: { description: "Created.", schema: questionnaireJson } },
     errors: [409, 422],
-    handler: async ({ app, body, principal, req }) => {
+    handler: ({ app, body, principal, req }) => {
       checkQuestions(body.questions);
       const now = app.clock();
-      const created = await app.db.begin(async (tx) => {
+      // The Idempotency-Key's answer commits with the questionnaire (lib/http/idempotency.ts).
+      return answeredInTransaction(app.db, req, 201, async (tx) => {
         const [row] = await tx<Row>`
           insert into questionnaires
             (workspace_id, title, slug, question_count, created_at, updated_at)
@@ -167,12 +168,8 @@ export const routes = [
           on conflict (slug) do nothing
           returning ${COLUMNS}`;
         if (!row) throw conflict("This slug is already taken.", "slug");
-        const answer = { ...row, questions: await insertQuestions(tx, row.id, body.questions) };
-        // The Idempotency-Key's answer commits with the questionnaire (lib/http/idempotency.ts).
-        await storeInTransaction(tx, req, 201, answer);
-        return answer;
+        return { ...row, questions: await insertQuestions(tx, row.id, body.questions) };
       });
-      return json(created, 201);
     },
   }),
 

@@ -6,7 +6,7 @@ import { user, type UserPrincipal } from "../../lib/forms/auth.ts";
 import { listEnvelope, listPage, newestFirst, pageQuery } from "../../lib/http/cursor.ts";
 import { empty, frag, type Row } from "../../lib/db/db.ts";
 import { ApiError } from "../../lib/errors.ts";
-import { storeInTransaction } from "../../lib/http/idempotency.ts";
+import { answeredInTransaction } from "../../lib/http/idempotency.ts";
 import { EVENT_TYPES, eventBody } from "../../lib/webhooks/outbox.ts";
 import { type AppContext, json } from "../../lib/http/router.ts";
 import { defineFormsRoute } from "../../lib/forms/wing.ts";
@@ -165,7 +165,8 @@ export const routes = [
         throw new ApiError(400, "VALIDATION_FAILED", { message: target.reason, field: "url" });
       }
       const events = EVENT_TYPES.filter((t) => (body.events ?? EVENT_TYPES).includes(t));
-      const created = await app.db.begin(async (tx) => {
+      // The Idempotency-Key's answer commits with the webhook (lib/http/idempotency.ts).
+      return answeredInTransaction(app.db, req, 201, async (tx) => {
         // The count and the insert are one statement, so concurrent creations cannot overshoot
         // by more than the requests in flight; the cap is a cost guard, not a billing limit.
         const [row] = await tx`
@@ -185,12 +186,8 @@ export const routes = [
             message: `A workspace can have at most ${MAX_WEBHOOKS} webhooks; delete one first.`,
           });
         }
-        // The Idempotency-Key's answer commits with the webhook (lib/http/idempotency.ts).
-        const answer = shown(row);
-        await storeInTransaction(tx, req, 201, answer);
-        return answer;
+        return shown(row);
       });
-      return json(created, 201);
     },
   }),
 
@@ -410,19 +407,16 @@ export const routes = [
         workspace_id: principal.workspaceId,
         data: { webhook_id: params.id },
       });
-      const queued = await app.db.begin(async (tx) => {
+      // The Idempotency-Key's answer commits with the ping's delivery.
+      return answeredInTransaction(app.db, req, 202, async (tx) => {
         const [row] = await tx`
           insert into webhook_deliveries
             (webhook_id, workspace_id, event_id, event_type, body, created_at, next_attempt_at)
           values (${params.id}, ${principal.workspaceId}, ${eventId}, 'ping', ${payload},
                   ${now}, ${now})
           returning ${DELIVERY_COLUMNS}`;
-        // The Idempotency-Key's answer commits with the ping's delivery.
-        const answer = deliveryOut(row, []);
-        await storeInTransaction(tx, req, 202, answer);
-        return answer;
+        return deliveryOut(row, []);
       });
-      return json(queued, 202);
     },
   }),
 
@@ -452,26 +446,23 @@ export const routes = [
         ),
       },
     },
-    handler: async ({ app, principal, req }) => {
+    handler: ({ app, principal, req }) => {
       const expires = new Date(app.clock().getTime() + ROTATION_GRACE_MS);
-      const rotated = await app.db.begin(async (tx) => {
+      // The Idempotency-Key's answer commits with the rotation: a retry after a crash in
+      // between would otherwise rotate again, and the secret receivers hold would stop
+      // signing at once instead of after 24 h.
+      return answeredInTransaction(app.db, req, 200, async (tx) => {
         const [row] = await tx<{ signing_secret: string }>`
           update workspaces
           set previous_signing_secret = signing_secret, previous_secret_expires_at = ${expires},
               signing_secret = ${newSigningSecret()}
           where id = ${principal.workspaceId}
           returning signing_secret`;
-        // The Idempotency-Key's answer commits with the rotation: a retry after a crash in
-        // between would otherwise rotate again, and the secret receivers hold would stop
-        // signing at once instead of after 24 h.
-        const answer = {
+        return {
           signing_secret: row.signing_secret,
           previous_secret_expires_at: expires.toISOString(),
         };
-        await storeInTransaction(tx, req, 200, answer);
-        return answer;
       });
-      return json(rotated);
     },
   }),
 ];
