@@ -1,8 +1,9 @@
 // What the forms API adds to the service: its state in memory and how its requests fail.
 
 import { ApiError } from "../errors.ts";
-import type { Sql } from "../db/db.ts";
-import { type AppContext, routeDefiner } from "../http/router.ts";
+import type { Db, Sql } from "../db/db.ts";
+import { storeInTransaction } from "../http/idempotency.ts";
+import { type AppContext, json, routeDefiner } from "../http/router.ts";
 import { createQuestionCache } from "./question_cache.ts";
 
 export type FormsApp = AppContext & { forms: ReturnType<typeof createFormsState> };
@@ -32,4 +33,25 @@ export function notFound(message: string, field: string | null = null): ApiError
 /** The 409 of a request that the resource's current state refuses. */
 export function conflict(message: string, field: string | null = null): ApiError {
   return new ApiError(409, "CONFLICT", { message, field });
+}
+
+/**
+ * Runs `write` in one transaction and answers the resource it creates as JSON with `status` and
+ * a Location of `${collection}/${id}`; the Idempotency-Key's record of that answer commits in
+ * the same transaction, so a retry after a crash replays it instead of creating a second one.
+ */
+export async function createdInTransaction<T extends { id: string }>(
+  db: Db,
+  req: Request,
+  status: number,
+  collection: string,
+  write: (tx: Sql) => Promise<T>,
+): Promise<Response> {
+  const answer = await db.begin(async (tx) => {
+    const payload = await write(tx);
+    const headers = { Location: `${collection}/${payload.id}` };
+    await storeInTransaction(tx, req, status, payload, headers);
+    return { payload, headers };
+  });
+  return json(answer.payload, status, answer.headers);
 }

@@ -11,7 +11,12 @@ import {
   paymentProvider,
 } from "../../lib/forms/billing.ts";
 import { json } from "../../lib/http/router.ts";
-import { conflict, defineFormsRoute, notFound } from "../../lib/forms/wing.ts";
+import {
+  conflict,
+  createdInTransaction,
+  defineFormsRoute,
+  notFound,
+} from "../../lib/forms/wing.ts";
 import { dateTime, enumOf, named, nullable, object, string, uuid } from "../../lib/http/schema.ts";
 
 const checkoutBody = named(
@@ -80,7 +85,7 @@ export const routes = [
         headers: { Location: "The checkout's status resource." },
       },
     },
-    handler: async ({ app, body, principal }) => {
+    handler: async ({ app, body, principal, req }) => {
       const [workspace] = await app.db.sql<{ plan: string }>`
         select plan from workspaces where id = ${principal.workspaceId}`;
       if (workspace?.plan === body.plan) {
@@ -94,14 +99,18 @@ export const routes = [
         plan: body.plan,
         interval: body.interval,
       });
-      const [row] = await app.db.sql<CheckoutRow>`
-        insert into billing_checkouts
-          (id, workspace_id, created_by, plan, billing_interval, provider, provider_ref,
-           checkout_url, created_at)
-        values (${id}, ${principal.workspaceId}, ${principal.userId}, ${body.plan}, ${body.interval},
-          ${provider.name}, ${started.reference}, ${started.url}, ${app.clock()})
-        returning ${CHECKOUT_COLUMNS}`;
-      return json(present(row), 201, { Location: `/api/v1/billing/checkouts/${row.id}` });
+      // The provider is called first, outside the transaction: a crash before the commit
+      // leaves at most a checkout there that nobody pays, and the retry starts another.
+      return createdInTransaction(app.db, req, 201, "/api/v1/billing/checkouts", async (tx) => {
+        const [row] = await tx<CheckoutRow>`
+          insert into billing_checkouts
+            (id, workspace_id, created_by, plan, billing_interval, provider, provider_ref,
+             checkout_url, created_at)
+          values (${id}, ${principal.workspaceId}, ${principal.userId}, ${body.plan},
+            ${body.interval}, ${provider.name}, ${started.reference}, ${started.url}, ${app.clock()})
+          returning ${CHECKOUT_COLUMNS}`;
+        return present(row);
+      });
     },
   }),
   defineFormsRoute({

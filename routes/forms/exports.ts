@@ -13,7 +13,7 @@ import {
   refreshStatistics,
 } from "../../lib/forms/export.ts";
 import { json } from "../../lib/http/router.ts";
-import { defineFormsRoute, notFound } from "../../lib/forms/wing.ts";
+import { createdInTransaction, defineFormsRoute, notFound } from "../../lib/forms/wing.ts";
 import { dateTime, enumOf, int, named, object, string, uuid } from "../../lib/http/schema.ts";
 
 interface ExportRow {
@@ -114,19 +114,22 @@ export const routes = [
         headers: { Location: "The export's status resource." },
       },
     },
-    handler: async ({ app, body, principal }) => {
+    handler: ({ app, body, principal, req }) => {
       const now = app.clock();
-      const [row] = await app.db.sql<Omit<ExportRow, "slug">>`
-        insert into exports (workspace_id, questionnaire_id, created_by, format, as_of, created_at)
-        select q.workspace_id, q.id, ${principal.userId}, ${body.format}, ${now}, ${now}
-        from questionnaires q
-        where q.id = ${body.questionnaire_id} and q.workspace_id = ${principal.workspaceId}
-          and q.state <> 'deleted'
-        returning id, questionnaire_id, format, as_of, created_at`;
-      if (!row) {
-        throw notFound("No such questionnaire.", "questionnaire_id");
-      }
-      return json(await present(app.db.sql, row), 202, { Location: `/api/v1/exports/${row.id}` });
+      return createdInTransaction(app.db, req, 202, "/api/v1/exports", async (tx) => {
+        const [row] = await tx<Omit<ExportRow, "slug">>`
+          insert into exports
+            (workspace_id, questionnaire_id, created_by, format, as_of, created_at)
+          select q.workspace_id, q.id, ${principal.userId}, ${body.format}, ${now}, ${now}
+          from questionnaires q
+          where q.id = ${body.questionnaire_id} and q.workspace_id = ${principal.workspaceId}
+            and q.state <> 'deleted'
+          returning id, questionnaire_id, format, as_of, created_at`;
+        if (!row) {
+          throw notFound("No such questionnaire.", "questionnaire_id");
+        }
+        return await present(tx, row);
+      });
     },
   }),
   defineFormsRoute({

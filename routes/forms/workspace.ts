@@ -13,6 +13,7 @@ import {
   PLANS,
 } from "../../lib/forms/plan.ts";
 import { type AppContext, json } from "../../lib/http/router.ts";
+import { answeredInTransaction } from "../../lib/http/idempotency.ts";
 import { conflict, defineFormsRoute, notFound } from "../../lib/forms/wing.ts";
 import {
   array,
@@ -216,26 +217,29 @@ export const routes = [
     body: named("NewMember", object({ email: email(), role })),
     responses: { 201: { description: "Added.", schema: memberJson } },
     errors: [409],
-    handler: async ({ app, body, principal }) => {
+    handler: ({ app, body, principal, req }) => {
       checkOwnerRule(principal, body.role);
-      const [found] = await app.db.sql<{ id: string }>`
-        select id from users where lower(email) = lower(${body.email})`;
-      if (!found) {
-        throw notFound("No user has this e-mail address.", "email");
-      }
-      const [row] = await app.db.sql<MemberRow>`
-        with added as (
-          insert into memberships (workspace_id, user_id, role, created_at)
-          values (${principal.workspaceId}, ${found.id}, ${body.role}, ${app.clock()})
-          on conflict do nothing
-          returning user_id, role, created_at
-        )
-        select a.user_id, u.email, u.name, a.role, a.created_at
-        from added a join users u on u.id = a.user_id`;
-      if (!row) {
-        throw conflict("This user is already a member.", "email");
-      }
-      return json(row, 201);
+      // The Idempotency-Key's answer commits with the membership.
+      return answeredInTransaction(app.db, req, 201, async (tx) => {
+        const [found] = await tx<{ id: string }>`
+          select id from users where lower(email) = lower(${body.email})`;
+        if (!found) {
+          throw notFound("No user has this e-mail address.", "email");
+        }
+        const [row] = await tx<MemberRow>`
+          with added as (
+            insert into memberships (workspace_id, user_id, role, created_at)
+            values (${principal.workspaceId}, ${found.id}, ${body.role}, ${app.clock()})
+            on conflict do nothing
+            returning user_id, role, created_at
+          )
+          select a.user_id, u.email, u.name, a.role, a.created_at
+          from added a join users u on u.id = a.user_id`;
+        if (!row) {
+          throw conflict("This user is already a member.", "email");
+        }
+        return row;
+      });
     },
   }),
 

@@ -555,6 +555,71 @@ test("idempotency: a crash after register's or token creation's commit: the retr
   assert.equal(await tokens("crash-token"), 1);
 });
 
+test("idempotency: a crash after a keyed member addition, checkout or export committed: the retry replays it, nothing is done twice", async () => {
+  // As for the webhooks: the crash falls between the handler's commit and its answer leaving
+  // the service, and the client retries with the same Idempotency-Key. The key's record must
+  // have committed with the write, or the retry is 409 for a minute and then does it again.
+  const crash = () => {
+    throw new Error("simulated crash after the handler's commit");
+  };
+  const owner = await registerUser(service);
+  const invited = await registerUser(service);
+  const questionnaire = await publishedQuestionnaire(service, owner);
+  const sql = service.db.sql;
+  const ws = owner.workspaceId;
+  const cases = [
+    {
+      path: "/api/v1/workspace/members",
+      payload: { email: invited.email, role: "editor" },
+      status: 201,
+      count: () =>
+        sql<{ n: number }>`
+        select count(*)::int as n from memberships where workspace_id = ${ws}`,
+    },
+    {
+      path: "/api/v1/billing/checkout",
+      payload: { plan: "pro", interval: "month" },
+      status: 201,
+      count: () =>
+        sql<{ n: number }>`
+        select count(*)::int as n from billing_checkouts where workspace_id = ${ws}`,
+    },
+    {
+      path: "/api/v1/exports",
+      payload: { questionnaire_id: questionnaire.id, format: "csv" },
+      status: 202,
+      count: () =>
+        sql<{ n: number }>`
+        select count(*)::int as n from exports where workspace_id = ${ws}`,
+    },
+  ];
+  for (const c of cases) {
+    const key = crypto.randomUUID();
+    const send = () =>
+      service.fetch(c.path, {
+        method: "POST",
+        headers: owner.headers({ "idempotency-key": key }),
+        body: JSON.stringify(c.payload),
+      });
+    const [before] = await c.count();
+    service.app.faults = { afterIdempotentHandler: crash };
+    let lost: Response;
+    try {
+      lost = await send();
+    } finally {
+      service.app.faults = undefined;
+    }
+    assert.equal(lost.status, 500, c.path);
+    await lost.body?.cancel();
+    const retry = await send();
+    assert.equal(retry.status, c.status, `${c.path}: the retry replays the committed answer`);
+    assert.equal(retry.headers.get("idempotent-replayed"), "true", c.path);
+    await retry.body?.cancel();
+    const [after] = await c.count();
+    assert.equal(after.n, before.n + 1, `${c.path}: done once`);
+  }
+});
+
 test("idempotency: a sealed record expires with its key: after 24 h it is neither replayed nor kept", async () => {
   const key = crypto.randomUUID();
   const first = await newToken(key, "expiring-token");
