@@ -4,7 +4,7 @@
 
 import { ApiError } from "../errors.ts";
 import type { AuthRule, HeaderParam, RequestContext } from "../http/router.ts";
-import { uuid } from "../http/schema.ts";
+import * as s from "../http/schema.ts";
 import { empty, frag, type Fragment, type Sql } from "../db/db.ts";
 import {
   addressKey,
@@ -114,7 +114,7 @@ const WORKSPACE_HEADER: HeaderParam = {
   name: "X-Workspace-Id",
   description: "The workspace of the request (its id); default: the user's first workspace. " +
     "One the user is not a member of: 404 (field X-Workspace-Id).",
-  schema: uuid(),
+  schema: s.uuid(),
 };
 
 /** Adds the rate-limit headers to the response and refuses with 429 when over the limit. */

@@ -4,24 +4,14 @@
 
 import type { WebhookDoc, WebhookDocs } from "../http/openapi/document.ts";
 import { progressSchema as progress, respondentSchema as respondent } from "./schemas.ts";
-import {
-  array,
-  dateTime,
-  enumOf,
-  int,
-  named,
-  object,
-  type Schema,
-  string,
-  uuid,
-} from "../http/schema.ts";
+import * as s from "../http/schema.ts";
 
 const SESSION_ID = 4_503_599_627_370_497;
 const sessionData = {
-  questionnaire_id: uuid(),
-  questionnaire_slug: string({ example: "customer-feedback" }),
-  session_id: int({ min: 1, example: SESSION_ID }),
-  sequence: int({
+  questionnaire_id: s.uuid(),
+  questionnaire_slug: s.string({ example: "customer-feedback" }),
+  session_id: s.int({ min: 1, example: SESSION_ID }),
+  sequence: s.int({
     min: 1,
     description: "Numbers the events of one session from 1; deliveries may arrive out of " +
       "order, so order by it.",
@@ -40,14 +30,14 @@ const eventId = "The event id (also webhook-id): the same on every retry; dedupl
 function event(type: string, summary: string, description: string, payload: {
   name: string;
   description: string;
-  data: Schema<unknown>;
+  data: s.Schema<unknown>;
   example: Record<string, unknown>;
 }): WebhookDoc {
   const envelope = {
-    id: uuid(),
-    type: enumOf([type]),
-    created_at: dateTime(),
-    workspace_id: uuid(),
+    id: s.uuid(),
+    type: s.enumOf([type]),
+    created_at: s.dateTime(),
+    workspace_id: s.uuid(),
   };
   const example = {
     id: "0b6d2f7e-5a41-4c3b-9e8d-7f1a2b3c4d5e",
@@ -60,14 +50,14 @@ function event(type: string, summary: string, description: string, payload: {
     event: type,
     summary,
     description,
-    payload: named(
+    payload: s.named(
       payload.name,
-      object({ ...envelope, data: payload.data }, { description: payload.description, example }),
+      s.object({ ...envelope, data: payload.data }, { description: payload.description, example }),
     ),
   };
 }
 
-function header(name: string, description: string, schema: Schema<unknown>) {
+function header(name: string, description: string, schema: s.Schema<unknown>) {
   return { name, description, schema, required: true };
 }
 
@@ -78,20 +68,20 @@ export const webhookDocs: WebhookDocs = {
       "Hex HMAC-SHA256 of the raw body, keyed with the signing secret string exactly as the " +
         "API shows it (whsec_...). For 24 h after a rotation: two comma-separated digests, the " +
         "new secret's first; accept the delivery when any matches.",
-      string({ pattern: /^[0-9a-f]{64}(,[0-9a-f]{64})?$/, example: "a".repeat(64) }),
+      s.string({ pattern: /^[0-9a-f]{64}(,[0-9a-f]{64})?$/, example: "a".repeat(64) }),
     ),
-    header("x-service-event", "The event type.", string({ example: "session.started" })),
-    header("x-service-delivery", "The delivery id (one per webhook and event).", uuid()),
+    header("x-service-event", "The event type.", s.string({ example: "session.started" })),
+    header("x-service-delivery", "The delivery id (one per webhook and event).", s.uuid()),
     header(
       "x-service-timestamp",
       "Epoch seconds of this attempt.",
-      string({ pattern: /^\d+$/, example: "1795162530" }),
+      s.string({ pattern: /^\d+$/, example: "1795162530" }),
     ),
-    header("webhook-id", "Standard Webhooks: the event id, the same on every retry.", uuid()),
+    header("webhook-id", "Standard Webhooks: the event id, the same on every retry.", s.uuid()),
     header(
       "webhook-timestamp",
       "Standard Webhooks: epoch seconds of this attempt; reject old ones to stop replays.",
-      string({ pattern: /^\d+$/, example: "1795162530" }),
+      s.string({ pattern: /^\d+$/, example: "1795162530" }),
     ),
     header(
       "webhook-signature",
@@ -99,7 +89,7 @@ export const webhookDocs: WebhookDocs = {
         "keyed with the base64-decoded part of the secret after whsec_ (what the " +
         "standardwebhooks libraries do with the same secret string). After a rotation: two " +
         "space-separated entries, the new secret's first.",
-      string({
+      s.string({
         pattern: /^v1,[A-Za-z0-9+/]+=*( v1,[A-Za-z0-9+/]+=*)?$/,
         example: "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=",
       }),
@@ -120,7 +110,7 @@ export const webhookDocs: WebhookDocs = {
       {
         name: "SessionStartedEvent",
         description: `A visitor started a session. id: ${eventId}`,
-        data: object({ ...sessionData, respondent }),
+        data: s.object({ ...sessionData, respondent }),
         example: {
           ...sessionExample,
           sequence: 1,
@@ -132,10 +122,12 @@ export const webhookDocs: WebhookDocs = {
     event("answer.submitted", "An answer was submitted", "Sent for every stored answer.", {
       name: "AnswerSubmittedEvent",
       description: `A question of a session was answered. id: ${eventId}`,
-      data: object({
+      data: s.object({
         ...sessionData,
-        question_id: int({ min: 1 }),
-        answer: string({ description: "The answer as stored (empty for a skipped optional one)." }),
+        question_id: s.int({ min: 1 }),
+        answer: s.string({
+          description: "The answer as stored (empty for a skipped optional one).",
+        }),
       }),
       example: {
         ...sessionExample,
@@ -154,10 +146,10 @@ export const webhookDocs: WebhookDocs = {
         name: "SessionCompletedEvent",
         description:
           `Every question of a session is answered; sent once per session. id: ${eventId}`,
-        data: object({
+        data: s.object({
           ...sessionData,
           respondent,
-          answers: array(object({ question_id: int({ min: 1 }), answer: string() })),
+          answers: s.array(s.object({ question_id: s.int({ min: 1 }), answer: s.string() })),
         }),
         example: {
           ...sessionExample,
@@ -175,7 +167,7 @@ export const webhookDocs: WebhookDocs = {
       {
         name: "PingEvent",
         description: "The test ping of POST /api/v1/webhooks/{id}/test; sent to that webhook only.",
-        data: object({ webhook_id: uuid() }),
+        data: s.object({ webhook_id: s.uuid() }),
         example: { webhook_id: "5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a" },
       },
     ),

@@ -2,7 +2,7 @@
 // answers to them.
 
 import type { Sql } from "../db/db.ts";
-import { email as emailSchema, invalid } from "../http/schema.ts";
+import * as s from "../http/schema.ts";
 
 export const QUESTION_TYPES = ["text", "email", "number", "choice", "rating"] as const;
 export type QuestionType = typeof QUESTION_TYPES[number];
@@ -35,19 +35,19 @@ export function checkQuestions(questions: QuestionInput[], field = "questions") 
     if (q.type === "choice") {
       const options = q.options ?? [];
       if (options.length < 2) {
-        throw invalid(`${field}[${i}].options`, "A choice question needs at least 2 options.");
+        throw s.invalid(`${field}[${i}].options`, "A choice question needs at least 2 options.");
       }
       if (new Set(options).size !== options.length) {
-        throw invalid(`${field}[${i}].options`, "Options of a question must be distinct.");
+        throw s.invalid(`${field}[${i}].options`, "Options of a question must be distinct.");
       }
     } else if (q.options !== undefined) {
-      throw invalid(`${field}[${i}].options`, "Only choice questions take options.");
+      throw s.invalid(`${field}[${i}].options`, "Only choice questions take options.");
     }
   });
 }
 
 const NUMBER = /^-?\d{1,30}(\.\d{1,30})?$/;
-const validEmail = emailSchema();
+const validEmail = s.email();
 
 /**
  * Checks an answer against its question; returns the text to store. An empty answer is
@@ -59,7 +59,7 @@ export function checkAnswer(
 ): string {
   const field = "answerText";
   if (text === "") {
-    if (question.required) throw invalid(field, "This question requires an answer.");
+    if (question.required) throw s.invalid(field, "This question requires an answer.");
     return "";
   }
   switch (question.type) {
@@ -68,15 +68,19 @@ export function checkAnswer(
     case "email":
       return validEmail.parse(text, field);
     case "number":
-      if (!NUMBER.test(text)) throw invalid(field, "answerText must be a number, like 42 or 3.5.");
+      if (!NUMBER.test(text)) {
+        throw s.invalid(field, "answerText must be a number, like 42 or 3.5.");
+      }
       return text;
     case "choice":
       if (!(question.options ?? []).includes(text)) {
-        throw invalid(field, "answerText must be one of the question's options.");
+        throw s.invalid(field, "answerText must be one of the question's options.");
       }
       return text;
     case "rating":
-      if (!/^[1-5]$/.test(text)) throw invalid(field, "answerText must be an integer from 1 to 5.");
+      if (!/^[1-5]$/.test(text)) {
+        throw s.invalid(field, "answerText must be an integer from 1 to 5.");
+      }
       return text;
   }
 }

@@ -2,41 +2,31 @@
 // answered, a session's progress and its respondent.
 
 import { QUESTION_TYPES } from "./questions.ts";
-import {
-  array,
-  boolean,
-  email,
-  enumOf,
-  int,
-  named,
-  nullable,
-  object,
-  string,
-} from "../http/schema.ts";
+import * as s from "../http/schema.ts";
 
-export const questionTitle = string({ min: 1, max: 500, example: "How did you hear about us?" });
-export const questionOption = string({ min: 1, max: 200, example: "Radio" });
+export const questionTitle = s.string({ min: 1, max: 500, example: "How did you hear about us?" });
+export const questionOption = s.string({ min: 1, max: 200, example: "Radio" });
 
-export const questionSchema = named(
+export const questionSchema = s.named(
   "Question",
-  object({
-    id: int({ min: 1, example: 101 }),
+  s.object({
+    id: s.int({ min: 1, example: 101 }),
     title: questionTitle,
-    type: enumOf(QUESTION_TYPES),
-    required: boolean(),
-    options: nullable(array(questionOption, { description: "choice only; else null." })),
+    type: s.enumOf(QUESTION_TYPES),
+    required: s.boolean(),
+    options: s.nullable(s.array(questionOption, { description: "choice only; else null." })),
   }),
 );
 
-export const progressSchema = named(
+export const progressSchema = s.named(
   "Progress",
-  object({
-    answered: int({ min: 0, example: 1, description: "Answers given so far." }),
-    total: int({ min: 0, example: 2, description: "Questions in the questionnaire." }),
+  s.object({
+    answered: s.int({ min: 0, example: 1, description: "Answers given so far." }),
+    total: s.int({ min: 0, example: 2, description: "Questions in the questionnaire." }),
   }),
 );
 
-export const respondentSchema = named(
+export const respondentSchema = s.named(
   "Respondent",
-  object({ name: string({ example: "Ana Lima" }), email: email() }),
+  s.object({ name: s.string({ example: "Ana Lima" }), email: s.email() }),
 );

@@ -10,54 +10,45 @@ import { hashPassword, verifyPassword } from "../../lib/forms/password.ts";
 import { json } from "../../lib/http/router.ts";
 import { conflict, defineFormsRoute, notFound } from "../../lib/forms/wing.ts";
 import { PLANS } from "../../lib/forms/plan.ts";
-import {
-  array,
-  dateTime,
-  email,
-  enumOf,
-  named,
-  object,
-  string,
-  uuid,
-} from "../../lib/http/schema.ts";
+import * as s from "../../lib/http/schema.ts";
 import { newSigningSecret } from "../../lib/webhooks/signing.ts";
 
-const userJson = named(
+const userJson = s.named(
   "User",
-  object({ id: uuid(), email: email(), name: string({ example: "Ana Lima" }) }),
+  s.object({ id: s.uuid(), email: s.email(), name: s.string({ example: "Ana Lima" }) }),
 );
-const workspaceJson = named(
+const workspaceJson = s.named(
   "WorkspaceMembership",
-  object({
-    id: uuid(),
-    name: string({ example: "Ana Lima's workspace" }),
-    role: enumOf(ROLES),
-    plan: enumOf(PLANS),
+  s.object({
+    id: s.uuid(),
+    name: s.string({ example: "Ana Lima's workspace" }),
+    role: s.enumOf(ROLES),
+    plan: s.enumOf(PLANS),
   }, { description: "A workspace the user belongs to, with the user's role there." }),
 );
-const sessionJson = named(
+const sessionJson = s.named(
   "SignedIn",
-  object({ user: userJson, workspaces: array(workspaceJson) }),
+  s.object({ user: userJson, workspaces: s.array(workspaceJson) }),
 );
-const tokenName = string({ min: 1, max: 200, example: "nightly export" });
-const tokenJson = named(
+const tokenName = s.string({ min: 1, max: 200, example: "nightly export" });
+const tokenJson = s.named(
   "NewToken",
-  object({
-    id: uuid(),
+  s.object({
+    id: s.uuid(),
     name: tokenName,
-    token: string({
+    token: s.string({
       description: "The bearer token; shown only in this answer.",
       example: "onda_pat_3q2v9Yk0bW7cQmR1sT5uXzA8dE4fG6hJ2kL0nP9rS1t",
     }),
-    created_at: dateTime(),
+    created_at: s.dateTime(),
   }),
 );
-const tokenListItem = named(
+const tokenListItem = s.named(
   "Token",
-  object({ id: uuid(), name: tokenName, created_at: dateTime() }),
+  s.object({ id: s.uuid(), name: tokenName, created_at: s.dateTime() }),
 );
 
-const password = string({
+const password = s.string({
   min: 8,
   max: 1024,
   description: "At least 8 characters.",
@@ -83,9 +74,13 @@ export const routes = [
     auth: publicAccess(),
     idempotent: true,
     sealed: { headers: ["set-cookie"] },
-    body: named(
+    body: s.named(
       "Registration",
-      object({ email: email(), password, name: string({ min: 1, max: 200, example: "Ana Lima" }) }),
+      s.object({
+        email: s.email(),
+        password,
+        name: s.string({ min: 1, max: 200, example: "Ana Lima" }),
+      }),
     ),
     responses: { 201: { description: "Registered.", schema: sessionJson, headers: cookieHeader } },
     errors: [409, 429],
@@ -132,11 +127,11 @@ export const routes = [
       "Retry-After. Not a creating POST (200, no resource to address): Idempotency-Key is " +
       "ignored, and a repeated login simply opens another session.",
     auth: publicAccess(),
-    body: named(
+    body: s.named(
       "Credentials",
-      object({
-        email: email(),
-        password: string({ min: 1, max: 1024, example: "correct horse battery staple" }),
+      s.object({
+        email: s.email(),
+        password: s.string({ min: 1, max: 1024, example: "correct horse battery staple" }),
       }),
     ),
     responses: { 200: { description: "Signed in.", schema: sessionJson, headers: cookieHeader } },
@@ -196,7 +191,7 @@ export const routes = [
     auth: user("viewer"),
     idempotent: true,
     sealed: { body: ["token"] },
-    body: named("TokenRequest", object({ name: tokenName })),
+    body: s.named("TokenRequest", s.object({ name: tokenName })),
     responses: { 201: { description: "Created.", schema: tokenJson } },
     handler: ({ app, body, principal, req }) => {
       // The Idempotency-Key's answer (token sealed) commits with the token.
@@ -243,7 +238,7 @@ export const routes = [
     summary: "Revoke a bearer token",
     description: "Revokes one of the user's bearer tokens, 204; effective on the next request.",
     auth: user("viewer"),
-    params: { id: uuid() },
+    params: { id: s.uuid() },
     responses: { 204: { description: "Revoked." } },
     handler: async ({ app, params, principal }) => {
       const rows = await app.db.sql`

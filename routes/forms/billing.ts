@@ -17,28 +17,28 @@ import {
   defineFormsRoute,
   notFound,
 } from "../../lib/forms/wing.ts";
-import { dateTime, enumOf, named, nullable, object, string, uuid } from "../../lib/http/schema.ts";
+import * as s from "../../lib/http/schema.ts";
 
-const checkoutBody = named(
+const checkoutBody = s.named(
   "CheckoutRequest",
-  object({ plan: enumOf(PAID_PLANS), interval: enumOf(BILLING_INTERVALS) }),
+  s.object({ plan: s.enumOf(PAID_PLANS), interval: s.enumOf(BILLING_INTERVALS) }),
 );
 
-const checkoutSchema = named(
+const checkoutSchema = s.named(
   "Checkout",
-  object({
-    id: uuid(),
-    plan: enumOf(PAID_PLANS),
-    interval: enumOf(BILLING_INTERVALS),
-    status: enumOf(["pending", "completed", "canceled"]),
-    checkout_url: string({
+  s.object({
+    id: s.uuid(),
+    plan: s.enumOf(PAID_PLANS),
+    interval: s.enumOf(BILLING_INTERVALS),
+    status: s.enumOf(["pending", "completed", "canceled"]),
+    checkout_url: s.string({
       description: "Where the customer pays.",
       example:
         "https://forms.example.com/api/v1/billing/checkouts/3f1c2a9e-8b7d-4c6e-9a5f-0d2b4e6f8a1c",
     }),
-    provider: string({ example: "manual" }),
-    created_at: dateTime(),
-    completed_at: nullable(dateTime()),
+    provider: s.string({ example: "manual" }),
+    created_at: s.dateTime(),
+    completed_at: s.nullable(s.dateTime()),
   }),
 );
 
@@ -121,7 +121,7 @@ export const routes = [
     description: "pending until the payment is reported, then completed (the workspace's " +
       "plan has switched). A checkout of another workspace: 404.",
     auth: user("owner"),
-    params: { id: uuid() },
+    params: { id: s.uuid() },
     cors: "workspace",
     responses: { 200: { description: "The checkout.", schema: checkoutSchema } },
     handler: async ({ app, params, principal }) => {

@@ -4,7 +4,7 @@
 import { EMBED_SCRIPT } from "../../lib/forms/embed_script.ts";
 import { sha256Hex } from "../../lib/encoding.ts";
 import { defineRoute, noAuth } from "../../lib/http/router.ts";
-import { string } from "../../lib/http/schema.ts";
+import * as s from "../../lib/http/schema.ts";
 
 // A strong validator of the exact bytes served; computed once, never changes while running.
 const SCRIPT_ETAG = `"${sha256Hex(EMBED_SCRIPT).slice(0, 32)}"`;
@@ -94,7 +94,7 @@ export const routes = [
       "(No published questionnaire has this slug.) where the form would be.",
     auth: noAuth,
     params: {
-      slug: string({ min: 1, max: 128, pattern: SLUG, patternHint: "a questionnaire slug" }),
+      slug: s.string({ min: 1, max: 128, pattern: SLUG, patternHint: "a questionnaire slug" }),
     },
     responses: {
       200: {

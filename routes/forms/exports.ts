@@ -14,7 +14,7 @@ import {
 } from "../../lib/forms/export.ts";
 import { json } from "../../lib/http/router.ts";
 import { createdInTransaction, defineFormsRoute, notFound } from "../../lib/forms/wing.ts";
-import { dateTime, enumOf, int, named, object, string, uuid } from "../../lib/http/schema.ts";
+import * as s from "../../lib/http/schema.ts";
 
 interface ExportRow {
   id: string;
@@ -25,17 +25,17 @@ interface ExportRow {
   created_at: Date;
 }
 
-const exportSchema = named(
+const exportSchema = s.named(
   "Export",
-  object({
-    id: uuid(),
-    questionnaire_id: uuid(),
-    format: enumOf(EXPORT_FORMATS),
-    status: enumOf(["ready"]),
-    sessions: int({ min: 0, description: "Sessions the export holds.", example: 1 }),
-    as_of: dateTime("Data up to this moment is included."),
-    created_at: dateTime(),
-    download_url: string({
+  s.object({
+    id: s.uuid(),
+    questionnaire_id: s.uuid(),
+    format: s.enumOf(EXPORT_FORMATS),
+    status: s.enumOf(["ready"]),
+    sessions: s.int({ min: 0, description: "Sessions the export holds.", example: 1 }),
+    as_of: s.dateTime("Data up to this moment is included."),
+    created_at: s.dateTime(),
+    download_url: s.string({
       description: "Path of the download, relative to the service.",
       example: "/api/v1/exports/3f1c2a9e-8b7d-4c6e-9a5f-0d2b4e6f8a1c/download",
     }),
@@ -101,9 +101,9 @@ export const routes = [
       "of another workspace, or deleted: 404 (field questionnaire_id). Accepts " +
       "Idempotency-Key.",
     auth: user("admin"),
-    body: named(
+    body: s.named(
       "ExportRequest",
-      object({ questionnaire_id: uuid(), format: enumOf(EXPORT_FORMATS) }),
+      s.object({ questionnaire_id: s.uuid(), format: s.enumOf(EXPORT_FORMATS) }),
     ),
     idempotent: true,
     cors: "workspace",
@@ -139,7 +139,7 @@ export const routes = [
     summary: "An export's status",
     description: "The export (admin or owner). An export of another workspace: 404.",
     auth: user("admin"),
-    params: { id: uuid() },
+    params: { id: s.uuid() },
     cors: "workspace",
     responses: { 200: { description: "The export.", schema: exportSchema } },
     handler: async ({ app, params, principal }) => {
@@ -163,7 +163,7 @@ export const routes = [
       "`{session_id, name, email, started_at, completed_at, answers: {<question id>: text}}`, " +
       "values unchanged.",
     auth: user("admin"),
-    params: { id: uuid() },
+    params: { id: s.uuid() },
     cors: "workspace",
     responses: {
       200: {

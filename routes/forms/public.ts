@@ -27,30 +27,30 @@ import { checkAnswer, questionsOf } from "../../lib/forms/questions.ts";
 import { progressSchema, questionSchema } from "../../lib/forms/schemas.ts";
 import { json, jsonText } from "../../lib/http/router.ts";
 import { conflict, defineFormsRoute, notFound } from "../../lib/forms/wing.ts";
-import { array, boolean, email, int, named, object, string } from "../../lib/http/schema.ts";
+import * as s from "../../lib/http/schema.ts";
 
 /** loaded_at may lie this far in the future (client clock skew) ... */
 const LOADED_AT_SKEW_MS = 5 * 60 * 1000;
 /** ... and at most this far in the past (a page left open longer must be reloaded). */
 const LOADED_AT_MAX_AGE_MS = 24 * 3600 * 1000;
 
-const slugParam = { slug: string({ min: 1, max: 64, example: "customer-feedback" }) };
+const slugParam = { slug: s.string({ min: 1, max: 64, example: "customer-feedback" }) };
 const MAX_SESSION_ID = 2 ** 53 - 1;
 const SESSION_ID_EXAMPLE = 4_503_599_627_370_497;
 
-const publicQuestionnaire = named(
+const publicQuestionnaire = s.named(
   "PublicQuestionnaire",
-  object({
-    title: string({ example: "Customer feedback" }),
-    slug: string({ example: "customer-feedback" }),
-    questions: array(questionSchema),
+  s.object({
+    title: s.string({ example: "Customer feedback" }),
+    slug: s.string({ example: "customer-feedback" }),
+    questions: s.array(questionSchema),
   }),
 );
-const answerResult = named(
+const answerResult = s.named(
   "AnswerResult",
-  object({
-    success: boolean(),
-    isComplete: boolean(),
+  s.object({
+    success: s.boolean(),
+    isComplete: s.boolean(),
     progress: progressSchema,
   }, {
     example: { success: true, isComplete: false, progress: { answered: 1, total: 2 } },
@@ -107,12 +107,12 @@ export const routes = [
     cors: "public",
     idempotent: "transactional",
     params: slugParam,
-    body: named(
+    body: s.named(
       "SessionStart",
-      object({
-        name: string({ min: 1, max: 200, example: "Ana Lima" }),
-        email: email(),
-        loaded_at: int({
+      s.object({
+        name: s.string({ min: 1, max: 200, example: "Ana Lima" }),
+        email: s.email(),
+        loaded_at: s.int({
           min: 0,
           description: "Milliseconds since the Unix epoch.",
           example: 1795162500000,
@@ -122,9 +122,11 @@ export const routes = [
     responses: {
       201: {
         description: "Started.",
-        schema: named(
+        schema: s.named(
           "StartedSession",
-          object({ sessionId: int({ min: 1, max: MAX_SESSION_ID, example: SESSION_ID_EXAMPLE }) }),
+          s.object({
+            sessionId: s.int({ min: 1, max: MAX_SESSION_ID, example: SESSION_ID_EXAMPLE }),
+          }),
         ),
       },
     },
@@ -195,13 +197,13 @@ export const routes = [
     idempotent: "transactional",
     params: {
       ...slugParam,
-      sessionId: int({ min: 1, max: MAX_SESSION_ID, example: SESSION_ID_EXAMPLE }),
+      sessionId: s.int({ min: 1, max: MAX_SESSION_ID, example: SESSION_ID_EXAMPLE }),
     },
-    body: named(
+    body: s.named(
       "AnswerSubmission",
-      object({
-        questionId: int({ min: 1, example: 101 }),
-        answerText: string({ max: 10_000, example: "Radio" }),
+      s.object({
+        questionId: s.int({ min: 1, example: 101 }),
+        answerText: s.string({ max: 10_000, example: "Radio" }),
       }),
     ),
     responses: { 201: { description: "Stored.", schema: answerResult } },

@@ -15,38 +15,29 @@ import {
 import { questionOption, questionSchema, questionTitle } from "../../lib/forms/schemas.ts";
 import { json } from "../../lib/http/router.ts";
 import { conflict, defineFormsRoute, notFound } from "../../lib/forms/wing.ts";
-import {
-  array,
-  boolean,
-  dateTime,
-  enumOf,
-  int,
-  named,
-  nullable,
-  object,
-  optional,
-  string,
-  uuid,
-} from "../../lib/http/schema.ts";
+import * as s from "../../lib/http/schema.ts";
 
 const STATES = ["draft", "published", "closed", "deleted"] as const;
 type State = typeof STATES[number];
 
-const slug = string({
+const slug = s.string({
   min: 3,
   max: 64,
   pattern: /^[a-z0-9]+(-[a-z0-9]+)*$/,
   patternHint: "lowercase letters, digits and single hyphens, like customer-feedback",
   example: "customer-feedback",
 });
-const questionInput = named(
+const questionInput = s.named(
   "QuestionInput",
-  object({
+  s.object({
     title: questionTitle,
-    type: enumOf(QUESTION_TYPES),
-    required: optional(boolean(), true),
-    options: optional(
-      array(questionOption, { max: 50, description: "choice only: at least 2 distinct options." }),
+    type: s.enumOf(QUESTION_TYPES),
+    required: s.optional(s.boolean(), true),
+    options: s.optional(
+      s.array(questionOption, {
+        max: 50,
+        description: "choice only: at least 2 distinct options.",
+      }),
     ),
   }),
 );
@@ -59,22 +50,22 @@ const questionsExample = [
   },
   { title: "How likely are you to recommend us?", type: "rating", required: false },
 ];
-const title = string({ min: 1, max: 200, example: "Customer feedback" });
+const title = s.string({ min: 1, max: 200, example: "Customer feedback" });
 const summaryShape = {
-  id: uuid(),
+  id: s.uuid(),
   title,
   slug,
-  state: enumOf(STATES),
-  question_count: int({ min: 0, example: 2 }),
-  created_at: dateTime(),
-  updated_at: dateTime(),
-  published_at: nullable(dateTime()),
-  closed_at: nullable(dateTime()),
+  state: s.enumOf(STATES),
+  question_count: s.int({ min: 0, example: 2 }),
+  created_at: s.dateTime(),
+  updated_at: s.dateTime(),
+  published_at: s.nullable(s.dateTime()),
+  closed_at: s.nullable(s.dateTime()),
 };
-const summaryJson = named("QuestionnaireSummary", object(summaryShape));
-const questionnaireJson = named(
+const summaryJson = s.named("QuestionnaireSummary", s.object(summaryShape));
+const questionnaireJson = s.named(
   "Questionnaire",
-  object({ ...summaryShape, questions: array(questionSchema) }),
+  s.object({ ...summaryShape, questions: s.array(questionSchema) }),
 );
 
 interface Row {
@@ -122,7 +113,7 @@ async function lockOwn(tx: Sql, principal: UserPrincipal, id: string, allowDelet
   return row;
 }
 
-const idParam = { id: uuid() };
+const idParam = { id: s.uuid() };
 
 export const routes = [
   defineFormsRoute({
@@ -139,12 +130,12 @@ export const routes = [
     auth: user("editor"),
     cors: "workspace",
     idempotent: true,
-    body: named(
+    body: s.named(
       "NewQuestionnaire",
-      object({
+      s.object({
         title,
-        slug: optional(slug),
-        questions: optional(array(questionInput, { max: 100 }), []),
+        slug: s.optional(slug),
+        questions: s.optional(s.array(questionInput, { max: 100 }), []),
       }, {
         example: {
           title: "Customer feedback",
@@ -183,7 +174,7 @@ export const routes = [
       "changes.",
     auth: user("viewer"),
     cors: "workspace",
-    query: { ...pageQuery, state: optional(enumOf(["draft", "published", "closed"])) },
+    query: { ...pageQuery, state: s.optional(s.enumOf(["draft", "published", "closed"])) },
     responses: { 200: { description: "A page.", schema: listEnvelope(summaryJson) } },
     handler: async ({ app, query, principal }) => {
       const scope = {
@@ -230,12 +221,12 @@ export const routes = [
     auth: user("editor"),
     cors: "workspace",
     params: idParam,
-    body: named(
+    body: s.named(
       "QuestionnaireChange",
-      object({
-        title: optional(title),
-        slug: optional(slug),
-        questions: optional(array(questionInput, { max: 100 })),
+      s.object({
+        title: s.optional(title),
+        slug: s.optional(slug),
+        questions: s.optional(s.array(questionInput, { max: 100 })),
       }, { example: { title: "Customer feedback 2026", questions: questionsExample } }),
     ),
     responses: { 200: { description: "The questionnaire.", schema: questionnaireJson } },

@@ -15,25 +15,12 @@ import {
 import { type AppContext, json } from "../../lib/http/router.ts";
 import { answeredInTransaction } from "../../lib/http/idempotency.ts";
 import { conflict, defineFormsRoute, notFound } from "../../lib/forms/wing.ts";
-import {
-  array,
-  date,
-  dateTime,
-  email,
-  enumOf,
-  int,
-  named,
-  nullable,
-  object,
-  optional,
-  string,
-  uuid,
-} from "../../lib/http/schema.ts";
+import * as s from "../../lib/http/schema.ts";
 
-const role = enumOf(ROLES);
+const role = s.enumOf(ROLES);
 
 // An origin is scheme://host[:port], exactly what a browser sends in Origin.
-const origin = string({
+const origin = s.string({
   min: 1,
   max: 300,
   pattern: /^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$/,
@@ -41,29 +28,29 @@ const origin = string({
   example: "https://www.example.com",
 });
 
-const workspaceJson = named(
+const workspaceJson = s.named(
   "Workspace",
-  object({
-    id: uuid(),
-    name: string({ example: "Ana Lima's workspace" }),
+  s.object({
+    id: s.uuid(),
+    name: s.string({ example: "Ana Lima's workspace" }),
     role,
-    allowed_origins: array(string({ example: "https://www.example.com" })),
-    plan: enumOf(PLANS),
-    usage: object({
-      month: date("First day of the calendar month (UTC)."),
-      answers: int({ min: 0, example: 120 }),
-      answers_limit: nullable(int({ min: 0, description: "null = unlimited.", example: 1000 })),
+    allowed_origins: s.array(s.string({ example: "https://www.example.com" })),
+    plan: s.enumOf(PLANS),
+    usage: s.object({
+      month: s.date("First day of the calendar month (UTC)."),
+      answers: s.int({ min: 0, example: 120 }),
+      answers_limit: s.nullable(s.int({ min: 0, description: "null = unlimited.", example: 1000 })),
     }),
   }),
 );
-const memberJson = named(
+const memberJson = s.named(
   "Member",
-  object({
-    user_id: uuid(),
-    email: email(),
-    name: string({ example: "Ana Lima" }),
+  s.object({
+    user_id: s.uuid(),
+    email: s.email(),
+    name: s.string({ example: "Ana Lima" }),
     role,
-    created_at: dateTime(),
+    created_at: s.dateTime(),
   }),
 );
 
@@ -157,11 +144,11 @@ export const routes = [
       "browsers on these origins may call the API with the cookie). Needs admin.",
     auth: user("admin"),
     cors: "workspace",
-    body: named(
+    body: s.named(
       "WorkspaceChange",
-      object({
-        name: optional(string({ min: 1, max: 200, example: "Customer research" })),
-        allowed_origins: optional(array(origin, { max: 50 })),
+      s.object({
+        name: s.optional(s.string({ min: 1, max: 200, example: "Customer research" })),
+        allowed_origins: s.optional(s.array(origin, { max: 50 })),
       }),
     ),
     responses: { 200: { description: "The workspace.", schema: workspaceJson } },
@@ -214,7 +201,7 @@ export const routes = [
     auth: user("admin"),
     cors: "workspace",
     idempotent: true,
-    body: named("NewMember", object({ email: email(), role })),
+    body: s.named("NewMember", s.object({ email: s.email(), role })),
     responses: { 201: { description: "Added.", schema: memberJson } },
     errors: [409],
     handler: ({ app, body, principal, req }) => {
@@ -252,8 +239,8 @@ export const routes = [
       "owner cannot be demoted (409).",
     auth: user("admin"),
     cors: "workspace",
-    params: { userId: uuid() },
-    body: named("RoleChange", object({ role })),
+    params: { userId: s.uuid() },
+    body: s.named("RoleChange", s.object({ role })),
     responses: { 200: { description: "Changed.", schema: memberJson } },
     errors: [409],
     handler: async ({ app, body, params, principal }) => {
@@ -279,7 +266,7 @@ export const routes = [
       "(409). 204.",
     auth: user("admin"),
     cors: "workspace",
-    params: { userId: uuid() },
+    params: { userId: s.uuid() },
     responses: { 204: { description: "Removed." } },
     errors: [409],
     handler: async ({ app, params, principal }) => {
