@@ -14,7 +14,7 @@ import {
 } from "../../lib/forms/questions.ts";
 import { questionOption, questionSchema, questionTitle } from "../../lib/forms/schemas.ts";
 import { json } from "../../lib/http/router.ts";
-import { conflict, defineFormsRoute, notFound } from "../../lib/forms/wing.ts";
+import { conflict, defineFormsRoute, type FormsApp, notFound } from "../../lib/forms/wing.ts";
 import * as s from "../../lib/http/schema.ts";
 
 const STATES = ["draft", "published", "closed", "deleted"] as const;
@@ -111,6 +111,36 @@ async function lockOwn(tx: Sql, principal: UserPrincipal, id: string, allowDelet
     for update`;
   if (!row || (row.state === "deleted" && !allowDeleted)) throw notFound("No such questionnaire.");
   return row;
+}
+
+/**
+ * Publishes a draft that has questions, or closes a published questionnaire, stamping
+ * published_at or closed_at; from any other state 409 (field state). A deleted questionnaire
+ * is 409 on publish but 404 on close (forms-api.md).
+ */
+async function moveTo(
+  app: FormsApp,
+  principal: UserPrincipal,
+  id: string,
+  state: "published" | "closed",
+) {
+  const publishing = state === "published";
+  return await app.db.begin(async (tx) => {
+    const current = await lockOwn(tx, principal, id, publishing);
+    if (current.state !== (publishing ? "draft" : "published")) {
+      const again = publishing && current.state !== "deleted" ? " again" : "";
+      throw conflict(`A ${current.state} questionnaire cannot be ${state}${again}.`, "state");
+    }
+    if (publishing && current.question_count === 0) {
+      throw conflict("Add at least one question before publishing.", "questions");
+    }
+    const now = app.clock();
+    const stamp = publishing ? frag`published_at = ${now}` : frag`closed_at = ${now}`;
+    const [row] = await tx`
+      update questionnaires set state = ${state}, ${stamp}, updated_at = ${now}
+      where id = ${current.id} returning ${COLUMNS}`;
+    return row;
+  });
 }
 
 const idParam = { id: s.uuid() };
@@ -274,26 +304,8 @@ export const routes = [
     params: idParam,
     responses: { 200: { description: "Published.", schema: summaryJson } },
     errors: [409],
-    handler: async ({ app, params, principal }) => {
-      const row = await app.db.begin(async (tx) => {
-        const current = await lockOwn(tx, principal, params.id, true);
-        if (current.state === "deleted") {
-          throw conflict("A deleted questionnaire cannot be published.", "state");
-        }
-        if (current.state !== "draft") {
-          throw conflict(`A ${current.state} questionnaire cannot be published again.`, "state");
-        }
-        if (current.question_count === 0) {
-          throw conflict("Add at least one question before publishing.", "questions");
-        }
-        const now = app.clock();
-        const [updated] = await tx`
-          update questionnaires set state = 'published', published_at = ${now}, updated_at = ${now}
-          where id = ${current.id} returning ${COLUMNS}`;
-        return updated;
-      });
-      return json(row);
-    },
+    handler: async ({ app, params, principal }) =>
+      json(await moveTo(app, principal, params.id, "published")),
   }),
 
   defineFormsRoute({
@@ -308,20 +320,8 @@ export const routes = [
     params: idParam,
     responses: { 200: { description: "Closed.", schema: summaryJson } },
     errors: [409],
-    handler: async ({ app, params, principal }) => {
-      const row = await app.db.begin(async (tx) => {
-        const current = await lockOwn(tx, principal, params.id);
-        if (current.state !== "published") {
-          throw conflict(`A ${current.state} questionnaire cannot be closed.`, "state");
-        }
-        const now = app.clock();
-        const [updated] = await tx`
-          update questionnaires set state = 'closed', closed_at = ${now}, updated_at = ${now}
-          where id = ${current.id} returning ${COLUMNS}`;
-        return updated;
-      });
-      return json(row);
-    },
+    handler: async ({ app, params, principal }) =>
+      json(await moveTo(app, principal, params.id, "closed")),
   }),
 
   defineFormsRoute({
