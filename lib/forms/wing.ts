@@ -1,7 +1,7 @@
 // What the forms API adds to the service: its state in memory and how its requests fail.
 
 import { ApiError } from "../errors.ts";
-import type { Db, Sql } from "../db/db.ts";
+import type { Sql } from "../db/db.ts";
 import { storeInTransaction } from "../http/idempotency.ts";
 import { type AppContext, json, routeDefiner } from "../http/router.ts";
 import { createQuestionCache } from "./question_cache.ts";
@@ -36,22 +36,18 @@ export function conflict(message: string, field: string | null = null): ApiError
 }
 
 /**
- * Runs `write` in one transaction and answers the resource it creates as JSON with `status` and
- * a Location of `${collection}/${id}`; the Idempotency-Key's record of that answer commits in
- * the same transaction, so a retry after a crash replays it instead of creating a second one.
+ * The answer to a request that created `payload` in the transaction `tx`, with a Location of
+ * `${collection}/${id}`. Its Idempotency-Key record is stored in `tx`, so it commits with the
+ * resource: a retry after a crash replays it instead of creating a second one.
  */
-export async function createdInTransaction<T extends { id: string }>(
-  db: Db,
+export async function createdAnswer(
+  tx: Sql,
   req: Request,
   status: number,
   collection: string,
-  write: (tx: Sql) => Promise<T>,
+  payload: { id: string },
 ): Promise<Response> {
-  const answer = await db.begin(async (tx) => {
-    const payload = await write(tx);
-    const headers = { Location: `${collection}/${payload.id}` };
-    await storeInTransaction(tx, req, status, payload, headers);
-    return { payload, headers };
-  });
-  return json(answer.payload, status, answer.headers);
+  const headers = { Location: `${collection}/${payload.id}` };
+  await storeInTransaction(tx, req, status, payload, headers);
+  return json(payload, status, headers);
 }

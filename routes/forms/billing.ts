@@ -11,12 +11,7 @@ import {
   paymentProvider,
 } from "../../lib/forms/billing.ts";
 import { json } from "../../lib/http/router.ts";
-import {
-  conflict,
-  createdInTransaction,
-  defineFormsRoute,
-  notFound,
-} from "../../lib/forms/wing.ts";
+import { conflict, createdAnswer, defineFormsRoute, notFound } from "../../lib/forms/wing.ts";
 import * as s from "../../lib/http/schema.ts";
 
 const checkoutBody = s.named(
@@ -101,7 +96,7 @@ export const routes = [
       });
       // The provider is called first, outside the transaction: a crash before the commit
       // leaves at most a checkout there that nobody pays, and the retry starts another.
-      return createdInTransaction(app.db, req, 201, "/api/v1/billing/checkouts", async (tx) => {
+      return app.db.begin(async (tx) => {
         const [row] = await tx<CheckoutRow>`
           insert into billing_checkouts
             (id, workspace_id, created_by, plan, billing_interval, provider, provider_ref,
@@ -109,7 +104,7 @@ export const routes = [
           values (${id}, ${principal.workspaceId}, ${principal.userId}, ${body.plan},
             ${body.interval}, ${provider.name}, ${started.reference}, ${started.url}, ${app.clock()})
           returning ${CHECKOUT_COLUMNS}`;
-        return present(row);
+        return createdAnswer(tx, req, 201, "/api/v1/billing/checkouts", present(row));
       });
     },
   }),

@@ -13,7 +13,7 @@ import {
   refreshStatistics,
 } from "../../lib/forms/export.ts";
 import { json } from "../../lib/http/router.ts";
-import { createdInTransaction, defineFormsRoute, notFound } from "../../lib/forms/wing.ts";
+import { createdAnswer, defineFormsRoute, notFound } from "../../lib/forms/wing.ts";
 import * as s from "../../lib/http/schema.ts";
 
 interface ExportRow {
@@ -116,7 +116,7 @@ export const routes = [
     },
     handler: ({ app, body, principal, req }) => {
       const now = app.clock();
-      return createdInTransaction(app.db, req, 202, "/api/v1/exports", async (tx) => {
+      return app.db.begin(async (tx) => {
         const [row] = await tx<Omit<ExportRow, "slug">>`
           insert into exports
             (workspace_id, questionnaire_id, created_by, format, as_of, created_at)
@@ -128,7 +128,7 @@ export const routes = [
         if (!row) {
           throw notFound("No such questionnaire.", "questionnaire_id");
         }
-        return await present(tx, row);
+        return createdAnswer(tx, req, 202, "/api/v1/exports", await present(tx, row));
       });
     },
   }),
