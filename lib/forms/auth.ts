@@ -6,15 +6,7 @@ import { ApiError } from "../errors.ts";
 import type { AuthRule, HeaderParam, RequestContext } from "../http/router.ts";
 import * as s from "../http/schema.ts";
 import { empty, frag, type Fragment, type Sql } from "../db/db.ts";
-import {
-  addressKey,
-  countRequest,
-  countSql,
-  type LimitResult,
-  type SharedCount,
-  sharedLimits,
-  sharedResult,
-} from "../http/ratelimit.ts";
+import * as limits from "../http/ratelimit.ts";
 import { applyUnresolvedWorkspaceCors, applyWorkspaceCors } from "../http/cors.ts";
 import { base64url, sha256Hex } from "../encoding.ts";
 
@@ -37,15 +29,6 @@ const SESSION_TTL_MS = 14 * 24 * 3600 * 1000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-function roleAtLeast(role: Role, minRole: Role): boolean {
-  return ROLES.indexOf(role) >= ROLES.indexOf(minRole);
-}
-
-/** The stored form of a token (digest only). */
-function tokenDigest(token: string): string {
-  return sha256Hex(token);
-}
-
 /**
  * Creates a login session ("session") or a bearer token ("api") and answers the token, which
  * exists only in this answer: the database keeps its SHA-256 digest.
@@ -62,7 +45,7 @@ export async function issueToken(
   const expires = kind === "session" ? new Date(now.getTime() + SESSION_TTL_MS) : null;
   const [row] = await sql<{ id: string }>`
     insert into auth_tokens (user_id, kind, name, digest, created_at, expires_at)
-    values (${userId}, ${kind}, ${name}, ${tokenDigest(token)}, ${now}, ${expires})
+    values (${userId}, ${kind}, ${name}, ${sha256Hex(token)}, ${now}, ${expires})
     returning id`;
   return { id: row.id, token };
 }
@@ -120,7 +103,7 @@ const WORKSPACE_HEADER: HeaderParam = {
 /** Adds the rate-limit headers to the response and refuses with 429 when over the limit. */
 export function enforceLimit(
   ctx: RequestContext,
-  result: LimitResult,
+  result: limits.LimitResult,
   limit: "user" | "public",
 ) {
   ctx.headers.set("X-RateLimit-Limit", String(result.limit));
@@ -136,7 +119,7 @@ export function enforceLimit(
   }
 }
 
-interface TokenRow extends SharedCount {
+interface TokenRow extends limits.SharedCount {
   token_id: string;
   user_id: string;
   workspace_id: string | null;
@@ -195,7 +178,11 @@ async function authenticateUser(ctx: RequestContext, minRole: Role): Promise<Use
   // shared: no round trip of its own, and only for a valid credential (a 401 does not count).
   const limit = app.config.rateLimitUserPerMinute;
   const now = app.clock();
-  const shared = sharedLimits(app);
+  const shared = limits.sharedLimits(app);
+  const userKey = frag`'user:' || t.user_id::text`;
+  const userCount = shared
+    ? frag`left join lateral ${limits.countSql(userKey, limit, now)} h on true`
+    : empty;
   const [row] = await app.db.sql<TokenRow>`
         select t.id as token_id, t.user_id, m.workspace_id, m.role, w.allowed_origins
                ${shared ? frag`, h.allowed, h.remaining, h.reset_ms` : empty}
@@ -207,12 +194,8 @@ async function authenticateUser(ctx: RequestContext, minRole: Role): Promise<Use
           order by created_at, workspace_id limit 1
         ) m on true
         left join workspaces w on w.id = m.workspace_id
-        ${
-    shared
-      ? frag`left join lateral ${countSql(frag`'user:' || t.user_id::text`, limit, now)} h on true`
-      : empty
-  }
-        where t.digest = ${tokenDigest(found.token)} and t.revoked_at is null
+        ${userCount}
+        where t.digest = ${sha256Hex(found.token)} and t.revoked_at is null
           and (t.expires_at is null or t.expires_at > ${now})`;
   if (!row) {
     throw new ApiError(401, "UNAUTHENTICATED", {
@@ -230,7 +213,7 @@ async function authenticateUser(ctx: RequestContext, minRole: Role): Promise<Use
   if (workspaceScoped) applyWorkspaceCors(req, ctx.headers, allowedOrigins);
   enforceLimit(
     ctx,
-    shared ? sharedResult(row, limit, now) : app.limiter.hit(`user:${row.user_id}`, limit),
+    shared ? limits.sharedResult(row, limit, now) : app.limiter.hit(`user:${row.user_id}`, limit),
     "user",
   );
   if (!row.workspace_id || !row.role) {
@@ -242,7 +225,7 @@ async function authenticateUser(ctx: RequestContext, minRole: Role): Promise<Use
   if (found.viaCookie && !SAFE_METHODS.has(req.method)) {
     checkCsrf(req, app.config.publicBaseUrl, workspaceScoped ? allowedOrigins : []);
   }
-  if (!roleAtLeast(row.role, minRole)) {
+  if (ROLES.indexOf(row.role) < ROLES.indexOf(minRole)) {
     throw new ApiError(403, "FORBIDDEN", {
       message: `This needs the ${minRole} role or higher in this workspace.`,
     });
@@ -301,12 +284,12 @@ export function publicAccess(
     responseHeaders: RATE_LIMIT_HEADERS,
     async authenticate(ctx) {
       const { app } = ctx;
-      const key = `public:${addressKey(ctx.clientAddress)}`;
+      const key = `public:${limits.addressKey(ctx.clientAddress)}`;
       const limit = app.config.rateLimitPublicPerMinute;
-      if (counted === "in statement" && sharedLimits(app)) {
+      if (counted === "in statement" && limits.sharedLimits(app)) {
         return { key, limit, now: app.clock(), counted: false };
       }
-      enforceLimit(ctx, await countRequest(app, key, limit), "public");
+      enforceLimit(ctx, await limits.countRequest(app, key, limit), "public");
       return null;
     },
     settle: countUncounted,
@@ -321,7 +304,9 @@ export function publicAccess(
 export function countedStatement(count: PublicCount | null, body: Fragment): Fragment {
   if (!count) return body;
   return frag`
-    with h as (select * from ${countSql(frag`${count.key}::text`, count.limit, count.now)} h),
+    with h as (select * from ${
+    limits.countSql(frag`${count.key}::text`, count.limit, count.now)
+  } h),
          r as (select * from (${body}) b where (select allowed from h))
     select h.allowed, h.remaining, h.reset_ms, r.* from h left join r on true`;
 }
@@ -336,12 +321,16 @@ export function countedStatement(count: PublicCount | null, body: Fragment): Fra
 export async function countUncounted(ctx: RequestContext, count: PublicCount | null) {
   if (!count || count.counted) return;
   count.counted = true;
-  enforceLimit(ctx, await countRequest(ctx.app, count.key, count.limit), "public");
+  enforceLimit(ctx, await limits.countRequest(ctx.app, count.key, count.limit), "public");
 }
 
 /** After a countedStatement: the limit's headers, and 429 when the count refused the request. */
-export function enforceCounted(ctx: RequestContext, count: PublicCount | null, row: SharedCount) {
+export function enforceCounted(
+  ctx: RequestContext,
+  count: PublicCount | null,
+  row: limits.SharedCount,
+) {
   if (!count) return;
   count.counted = true;
-  enforceLimit(ctx, sharedResult(row, count.limit, count.now), "public");
+  enforceLimit(ctx, limits.sharedResult(row, count.limit, count.now), "public");
 }

@@ -102,7 +102,8 @@ export const routes = [
             (id, workspace_id, created_by, plan, billing_interval, provider, provider_ref,
              checkout_url, created_at)
           values (${id}, ${principal.workspaceId}, ${principal.userId}, ${body.plan},
-            ${body.interval}, ${provider.name}, ${started.reference}, ${started.url}, ${app.clock()})
+            ${body.interval}, ${provider.name}, ${started.reference}, ${started.url},
+            ${app.clock()})
           returning ${CHECKOUT_COLUMNS}`;
         return createdAnswer(tx, req, 201, "/api/v1/billing/checkouts", present(row));
       });
