@@ -57,6 +57,8 @@ function event(type: string, summary: string, description: string, payload: {
   };
 }
 
+const epochSeconds = s.string({ pattern: /^\d+$/, example: "1795162530" });
+
 function header(name: string, description: string, schema: s.Schema<unknown>) {
   return { name, description, schema, required: true };
 }
@@ -72,16 +74,12 @@ export const webhookDocs: WebhookDocs = {
     ),
     header("x-service-event", "The event type.", s.string({ example: "session.started" })),
     header("x-service-delivery", "The delivery id (one per webhook and event).", s.uuid()),
-    header(
-      "x-service-timestamp",
-      "Epoch seconds of this attempt.",
-      s.string({ pattern: /^\d+$/, example: "1795162530" }),
-    ),
+    header("x-service-timestamp", "Epoch seconds of this attempt.", epochSeconds),
     header("webhook-id", "Standard Webhooks: the event id, the same on every retry.", s.uuid()),
     header(
       "webhook-timestamp",
       "Standard Webhooks: epoch seconds of this attempt; reject old ones to stop replays.",
-      s.string({ pattern: /^\d+$/, example: "1795162530" }),
+      epochSeconds,
     ),
     header(
       "webhook-signature",

@@ -6,6 +6,7 @@ import {
   countUncounted,
   enforceCounted,
   publicAccess,
+  type PublicCount,
 } from "../../lib/forms/auth.ts";
 import { frag } from "../../lib/db/db.ts";
 import type { SharedCount } from "../../lib/http/ratelimit.ts";
@@ -25,7 +26,7 @@ import {
 } from "../../lib/forms/plan.ts";
 import { checkAnswer, questionsOf } from "../../lib/forms/questions.ts";
 import { progressSchema, questionSchema } from "../../lib/forms/schemas.ts";
-import { json, jsonText } from "../../lib/http/router.ts";
+import { json, jsonText, type RequestContext } from "../../lib/http/router.ts";
 import { conflict, defineFormsRoute, notFound } from "../../lib/forms/wing.ts";
 import * as s from "../../lib/http/schema.ts";
 
@@ -65,6 +66,19 @@ function randomSessionId(): number {
 
 function noSuchQuestion(): ApiError {
   return notFound("This questionnaire has no such question.", "questionId");
+}
+
+/**
+ * What to throw for the error `err` of a public statement: a refusal the statement raised itself
+ * (SQLSTATE OD001: another request holds the Idempotency-Key; OD002: the workspace's month is
+ * full) once the request is counted on its own, since the rollback took the statement's count
+ * with it and a 429 wins; any other error as it is.
+ */
+async function refusal(ctx: RequestContext, count: PublicCount | null, err: unknown) {
+  const { code, detail } = (err ?? {}) as { code?: string; detail?: string };
+  if (code !== "OD001" && code !== "OD002") return err;
+  await countUncounted(ctx, count);
+  return code === "OD001" ? keyTaken() : monthFull(ctx.app.config, detail as Plan);
 }
 
 export const routes = [
@@ -160,14 +174,9 @@ export const routes = [
             )
           }`;
         } catch (err) {
-          const code = (err as { code?: string })?.code;
-          if (code === "OD001") {
-            await countUncounted(ctx, principal);
-            throw keyTaken();
-          }
           // An id collision below 2^53 (unique violation, all rolled back): draw again.
-          if (code !== "23505") throw err;
-          continue;
+          if ((err as { code?: string })?.code === "23505") continue;
+          throw await refusal(ctx, principal, err);
         }
         enforceCounted(ctx, principal, row);
         if (!row.started) throw notFound("No published questionnaire has this slug.");
@@ -242,13 +251,7 @@ export const routes = [
           )
         }`;
       } catch (err) {
-        const code = (err as { code?: string })?.code;
-        if (code === "OD001" || code === "OD002") await countUncounted(ctx, principal);
-        if (code === "OD002") {
-          throw monthFull(app.config, (err as { detail?: string }).detail as Plan);
-        }
-        if (code === "OD001") throw keyTaken();
-        throw err;
+        throw await refusal(ctx, principal, err);
       }
       enforceCounted(ctx, principal, row);
       switch (row.outcome) {
