@@ -93,7 +93,7 @@ export const routes = [
           values (${body.email}, ${body.name}, ${hash}, ${now})
           on conflict do nothing
           returning id, email, name`;
-        if (!created) return null;
+        if (!created) throw conflict("This e-mail address is already registered.", "email");
         const [workspace] = await tx<{ id: string; name: string; role: "owner"; plan: string }>`
           insert into workspaces (name, plan, signing_secret, created_at)
           values (${`${body.name}'s workspace`}, ${app.config.defaultPlan}, ${newSigningSecret()},
@@ -108,9 +108,6 @@ export const routes = [
         await storeInTransaction(tx, req, 201, payload, headers);
         return { payload, headers };
       });
-      if (!answer) {
-        throw conflict("This e-mail address is already registered.", "email");
-      }
       return json(answer.payload, 201, answer.headers);
     },
   }),
