@@ -1,7 +1,7 @@
 // GET /embed.js (the embed script) and GET /try/{slug} (a page that embeds it, so a newcomer
 // sees a questionnaire working in the browser right after `deno task demo`).
 
-import { EMBED_SCRIPT } from "../../lib/forms/embed_script.ts";
+import EMBED_SCRIPT from "../../lib/forms/embed.js" with { type: "text" };
 import { sha256Hex } from "../../lib/encoding.ts";
 import { defineRoute, noAuth } from "../../lib/http/router.ts";
 import * as s from "../../lib/http/schema.ts";

@@ -1,33 +1,31 @@
-// The text of GET /embed.js: a dependency-free script that renders a published questionnaire
-// where its <script data-form="SLUG"> tag stands. It is a module constant (not a file read at
-// run time) so `deno compile` embeds it.
+/* Onda embed script: <script src=".../embed.js" data-form="SLUG"></script> */
+// Served as GET /embed.js (routes/forms/embed.ts imports it as text, so `deno compile` embeds
+// it): a dependency-free script that renders a published questionnaire where its
+// <script data-form="SLUG"> tag stands.
 //
 // Security: every string that comes from the service (titles, options, error messages) goes
-// through textContent or setAttribute, never innerHTML, so questionnaire content cannot
-// inject markup into the host page. The shadow root is "open" so that assistive technology
+// through textContent or setAttribute, never through an HTML parser, so questionnaire content
+// cannot inject markup into the host page. The shadow root is "open" so that assistive technology
 // and the host page's tests can reach it; styles stay isolated either way.
 //
 // Idempotency: each logical POST (start the session, answer question N with value V) gets
 // one Idempotency-Key from crypto.randomUUID(); a retry or a second click with the same
 // payload reuses it, so the service answers it once. A changed payload is a new operation
 // and gets a new key (the service refuses a reused key with another body).
-
-export const EMBED_SCRIPT = String
-  .raw`/* Onda embed script: <script src=".../embed.js" data-form="SLUG"></script> */
 (function () {
   "use strict";
-  var script = document.currentScript;
+  const script = document.currentScript;
   if (!script || !script.parentNode) return;
-  var slug = script.getAttribute("data-form") || "";
-  var base = new URL(".", script.src || location.href);
-  var loadedAt = Date.now();
+  const slug = script.getAttribute("data-form") || "";
+  const base = new URL(".", script.src || location.href);
+  const loadedAt = Date.now();
 
-  var host = document.createElement("div");
+  const host = document.createElement("div");
   host.setAttribute("data-onda-form", slug);
   script.parentNode.insertBefore(host, script.nextSibling);
-  var root = host.attachShadow({ mode: "open" });
+  const root = host.attachShadow({ mode: "open" });
 
-  var style = document.createElement("style");
+  const style = document.createElement("style");
   style.textContent = [
     ":host{display:block;font:16px/1.4 system-ui,sans-serif;color:#1b1b1f;max-width:36rem}",
     ".card{border:1px solid #d0d0d8;border-radius:10px;padding:1.25rem;background:#fff}",
@@ -49,20 +47,22 @@ export const EMBED_SCRIPT = String
     ".bar{height:8px;background:#e6e6ee;border-radius:4px;overflow:hidden;margin-bottom:.25rem}",
     ".fill{height:100%;width:0;background:#2f5bd3;transition:width .2s}",
     ".count{font-size:.85rem;color:#55555f;margin-bottom:1rem}",
-    ".done{font-size:1.1rem}"
+    ".done{font-size:1.1rem}",
   ].join("");
   root.appendChild(style);
-  var card = el("div", { "class": "card", part: "card" });
+  const card = el("div", { "class": "card", part: "card" });
   root.appendChild(card);
 
   function el(tag, attrs, children) {
-    var node = document.createElement(tag);
-    var key;
+    const node = document.createElement(tag);
+    let key;
     for (key in attrs || {}) {
       if (key === "text") node.textContent = attrs[key];
       else node.setAttribute(key, attrs[key]);
     }
-    (children || []).forEach(function (child) { node.appendChild(child); });
+    (children || []).forEach(function (child) {
+      node.appendChild(child);
+    });
     return node;
   }
 
@@ -75,7 +75,9 @@ export const EMBED_SCRIPT = String
   }
 
   function wait(ms) {
-    return new Promise(function (resolve) { setTimeout(resolve, ms); });
+    return new Promise(function (resolve) {
+      setTimeout(resolve, ms);
+    });
   }
 
   function messageOf(data, status) {
@@ -85,10 +87,10 @@ export const EMBED_SCRIPT = String
 
   // One logical operation = one key; the same payload sent again reuses it.
   function operation() {
-    var payload = null;
-    var key = null;
+    let payload = null;
+    let key = null;
     return function keyFor(body) {
-      var text = JSON.stringify(body);
+      const text = JSON.stringify(body);
       if (text !== payload) {
         payload = text;
         key = crypto.randomUUID();
@@ -99,8 +101,8 @@ export const EMBED_SCRIPT = String
 
   // POST with retries on network errors, 5xx, 429 and "still running" 409s, same key each time.
   async function post(path, body, key) {
-    for (var attempt = 0; ; attempt++) {
-      var res = null;
+    for (let attempt = 0;; attempt++) {
+      let res = null;
       try {
         res = await fetch(url(path), {
           method: "POST",
@@ -112,19 +114,29 @@ export const EMBED_SCRIPT = String
           await wait(400 * Math.pow(2, attempt));
           continue;
         }
-        return { ok: false, status: 0, error: { message: "Network error; check your connection and try again.", field: null } };
+        return {
+          ok: false,
+          status: 0,
+          error: { message: "Network error; check your connection and try again.", field: null },
+        };
       }
-      var data = await res.json().catch(function () { return null; });
-      var field = data && data.error ? data.error.field : null;
-      var retryable = res.status >= 500 || res.status === 429 ||
+      const data = await res.json().catch(function () {
+        return null;
+      });
+      const field = data && data.error ? data.error.field : null;
+      const retryable = res.status >= 500 || res.status === 429 ||
         (res.status === 409 && field === "Idempotency-Key");
       if (retryable && attempt < 3) {
-        var after = Number(res.headers.get("Retry-After"));
+        const after = Number(res.headers.get("Retry-After"));
         await wait(after > 0 ? Math.min(after, 10) * 1000 : 400 * Math.pow(2, attempt));
         continue;
       }
       if (res.ok) return { ok: true, status: res.status, data: data };
-      return { ok: false, status: res.status, error: { message: messageOf(data, res.status), field: field } };
+      return {
+        ok: false,
+        status: res.status,
+        error: { message: messageOf(data, res.status), field: field },
+      };
     }
   }
 
@@ -135,28 +147,43 @@ export const EMBED_SCRIPT = String
 
   async function load() {
     card.appendChild(el("p", { text: "Loading…" }));
-    if (!slug) return showFatal("The embed script needs a data-form attribute with the questionnaire's slug.");
-    var res;
+    if (!slug) {
+      return showFatal(
+        "The embed script needs a data-form attribute with the questionnaire's slug.",
+      );
+    }
+    let res;
     try {
       res = await fetch(url(""));
     } catch (_err) {
       return showFatal("The questionnaire could not be loaded; check your connection.");
     }
-    var data = await res.json().catch(function () { return null; });
+    const data = await res.json().catch(function () {
+      return null;
+    });
     if (!res.ok) return showFatal(messageOf(data, res.status));
     startView(data);
   }
 
   function startView(form) {
     clear();
-    var keyFor = operation();
-    var name = el("input", { type: "text", name: "name", autocomplete: "name", required: "" });
-    var email = el("input", { type: "email", name: "email", autocomplete: "email", required: "" });
-    var nameError = el("div", { "class": "error", "data-field": "name", "aria-live": "polite" });
-    var emailError = el("div", { "class": "error", "data-field": "email", "aria-live": "polite" });
-    var error = el("div", { "class": "error", "data-field": "form", "aria-live": "polite" });
-    var button = el("button", { type: "submit", "data-action": "start", text: "Start" });
-    var formEl = el("form", { novalidate: "" }, [
+    const keyFor = operation();
+    const name = el("input", { type: "text", name: "name", autocomplete: "name", required: "" });
+    const email = el("input", {
+      type: "email",
+      name: "email",
+      autocomplete: "email",
+      required: "",
+    });
+    const nameError = el("div", { "class": "error", "data-field": "name", "aria-live": "polite" });
+    const emailError = el("div", {
+      "class": "error",
+      "data-field": "email",
+      "aria-live": "polite",
+    });
+    const error = el("div", { "class": "error", "data-field": "form", "aria-live": "polite" });
+    const button = el("button", { type: "submit", "data-action": "start", text: "Start" });
+    const formEl = el("form", { novalidate: "" }, [
       el("h2", { text: form.title }),
       el("label", { "class": "field" }, [el("span", { text: "Your name" }), name]),
       nameError,
@@ -167,12 +194,17 @@ export const EMBED_SCRIPT = String
     ]);
     card.appendChild(formEl);
     onSubmit(formEl, button, async function () {
-      [nameError, emailError, error].forEach(function (n) { n.textContent = ""; });
-      var body = { name: name.value, email: email.value, loaded_at: loadedAt };
-      var result = await post("/sessions", body, keyFor(body));
+      [nameError, emailError, error].forEach(function (n) {
+        n.textContent = "";
+      });
+      const body = { name: name.value, email: email.value, loaded_at: loadedAt };
+      const result = await post("/sessions", body, keyFor(body));
       if (!result.ok) {
-        var target = result.error.field === "name" ? nameError
-          : result.error.field === "email" ? emailError : error;
+        const target = result.error.field === "name"
+          ? nameError
+          : result.error.field === "email"
+          ? emailError
+          : error;
         target.textContent = result.error.message;
         return;
       }
@@ -183,7 +215,7 @@ export const EMBED_SCRIPT = String
   // The one submit handler of every form: a submit while one is in flight (a double click) is
   // ignored, and the button stays disabled until the answer has been shown.
   function onSubmit(formEl, button, send) {
-    var busy = false;
+    let busy = false;
     formEl.addEventListener("submit", async function (event) {
       event.preventDefault();
       if (busy) return;
@@ -199,24 +231,26 @@ export const EMBED_SCRIPT = String
   }
 
   function inputFor(question) {
-    var type = question.type;
+    const type = question.type;
     if (type === "choice" || type === "rating") {
-      var values = type === "rating" ? ["1", "2", "3", "4", "5"] : (question.options || []);
-      var group = el("fieldset", { "class": type === "rating" ? "rating" : "choice" });
+      const values = type === "rating" ? ["1", "2", "3", "4", "5"] : (question.options || []);
+      const group = el("fieldset", { "class": type === "rating" ? "rating" : "choice" });
       group.appendChild(el("legend", { text: title(question) }));
       values.forEach(function (value) {
-        var radio = el("input", { type: "radio", name: "q" + question.id, value: String(value) });
-        group.appendChild(el("label", { "class": "option" }, [radio, document.createTextNode(String(value))]));
+        const radio = el("input", { type: "radio", name: "q" + question.id, value: String(value) });
+        group.appendChild(
+          el("label", { "class": "option" }, [radio, document.createTextNode(String(value))]),
+        );
       });
       return {
         node: group,
         value: function () {
-          var checked = group.querySelector("input:checked");
+          const checked = group.querySelector("input:checked");
           return checked ? checked.value : "";
         },
       };
     }
-    var input = el("input", {
+    const input = el("input", {
       type: type === "email" ? "email" : "text",
       name: "q" + question.id,
       "data-question-type": type,
@@ -224,7 +258,9 @@ export const EMBED_SCRIPT = String
     if (type === "number") input.setAttribute("inputmode", "decimal");
     return {
       node: el("label", { "class": "field" }, [el("span", { text: title(question) }), input]),
-      value: function () { return input.value; },
+      value: function () {
+        return input.value;
+      },
     };
   }
 
@@ -233,8 +269,8 @@ export const EMBED_SCRIPT = String
   }
 
   function progressBar(progress) {
-    var pct = progress.total ? Math.round(100 * progress.answered / progress.total) : 0;
-    var fill = el("div", { "class": "fill" });
+    const pct = progress.total ? Math.round(100 * progress.answered / progress.total) : 0;
+    const fill = el("div", { "class": "fill" });
     fill.style.width = pct + "%";
     return el("div", {}, [
       el("div", {
@@ -244,20 +280,27 @@ export const EMBED_SCRIPT = String
         "aria-valuemax": String(progress.total),
         "aria-valuenow": String(progress.answered),
       }, [fill]),
-      el("div", { "class": "count", text: progress.answered + " of " + progress.total + " answered" }),
+      el("div", {
+        "class": "count",
+        text: progress.answered + " of " + progress.total + " answered",
+      }),
     ]);
   }
 
   function questionView(form, sessionId, index, progress) {
     clear();
-    var question = form.questions[index];
+    const question = form.questions[index];
     if (!question) return doneView(progress);
-    var keyFor = operation();
-    var field = inputFor(question);
-    var error = el("div", { "class": "error", "data-field": "answerText", role: "alert" });
-    var last = index === form.questions.length - 1;
-    var button = el("button", { type: "submit", "data-action": "answer", text: last ? "Submit" : "Next" });
-    var formEl = el("form", { novalidate: "", "data-question-id": String(question.id) }, [
+    const keyFor = operation();
+    const field = inputFor(question);
+    const error = el("div", { "class": "error", "data-field": "answerText", role: "alert" });
+    const last = index === form.questions.length - 1;
+    const button = el("button", {
+      type: "submit",
+      "data-action": "answer",
+      text: last ? "Submit" : "Next",
+    });
+    const formEl = el("form", { novalidate: "", "data-question-id": String(question.id) }, [
       progressBar(progress),
       field.node,
       error,
@@ -266,8 +309,12 @@ export const EMBED_SCRIPT = String
     card.appendChild(formEl);
     onSubmit(formEl, button, async function () {
       error.textContent = "";
-      var body = { questionId: question.id, answerText: field.value() };
-      var result = await post("/sessions/" + encodeURIComponent(sessionId) + "/answers", body, keyFor(body));
+      const body = { questionId: question.id, answerText: field.value() };
+      const result = await post(
+        "/sessions/" + encodeURIComponent(sessionId) + "/answers",
+        body,
+        keyFor(body),
+      );
       if (result.ok) {
         if (result.data.isComplete) return doneView(result.data.progress);
         return questionView(form, sessionId, index + 1, result.data.progress);
@@ -283,9 +330,14 @@ export const EMBED_SCRIPT = String
   function doneView(progress) {
     clear();
     card.appendChild(progressBar(progress));
-    card.appendChild(el("p", { "class": "done", role: "status", text: "Thank you! Your answers have been recorded." }));
+    card.appendChild(
+      el("p", {
+        "class": "done",
+        role: "status",
+        text: "Thank you! Your answers have been recorded.",
+      }),
+    );
   }
 
   load();
 })();
-`;
