@@ -120,12 +120,27 @@ async function findWebhook(app: AppContext, principal: UserPrincipal, id: string
   return row;
 }
 
-function checkActive(webhook: Row) {
-  if (webhook.status !== "active") {
+/**
+ * The CTE `hook`: the webhook of the caller's workspace, its row locked (for share) until the
+ * statement's transaction ends. A statement that queues a delivery reads the webhook through it,
+ * so the check that it is active and the write are one step: a disable under way is waited for
+ * and then seen (409), and a disable that comes after finds the delivery pending and fails it.
+ */
+const lockedHook = (principal: UserPrincipal, id: string) =>
+  frag`hook as (
+    select id, workspace_id, status as webhook_status from webhooks
+    where id = ${id} and workspace_id = ${principal.workspaceId}
+    for share)`;
+
+/** The row of a statement that read `hook`: 404 without one, 409 when the webhook is disabled. */
+function checkActive(row: Row | undefined): Row {
+  if (!row) throw notFound();
+  if (row.webhook_status !== "active") {
     throw new ApiError(409, "CONFLICT", {
       message: "This webhook is disabled; enable it first (POST /api/v1/webhooks/{id}/enable).",
     });
   }
+  return row;
 }
 
 export const routes = [
@@ -352,30 +367,31 @@ export const routes = [
     responses: { 202: { description: "Queued.", schema: deliveryJson } },
     errors: [409],
     handler: async ({ app, params, principal }) => {
-      checkActive(await findWebhook(app, principal, params.id));
       const now = app.clock();
       const [row] = await app.db.sql`
-        with target as (
+        with ${lockedHook(principal, params.id)}, target as (
           select d.id as target_id, ${attemptedNow} as busy
-          from webhook_deliveries d
-          where d.id = ${params.deliveryId} and d.webhook_id = ${params.id}
-          for update
+          from webhook_deliveries d join hook on hook.id = d.webhook_id
+          where d.id = ${params.deliveryId} and hook.webhook_status = 'active'
+          for update of d
         ), queued as (
           update webhook_deliveries
           set status = 'pending', next_attempt_at = ${now}, claimed_by = null, claimed_at = null
           from target where id = target_id and not busy
           returning ${DELIVERY_COLUMNS}
         )
-        select target.busy, q.* from target left join queued q on true`;
-      if (!row) throw new ApiError(404, "NOT_FOUND", { message: "No such delivery." });
-      const { busy, ...delivery } = row;
+        select hook.webhook_status, target.busy, q.*
+        from hook left join target on true left join queued q on true`;
+      const { webhook_status: _, busy, ...delivery } = checkActive(row);
+      if (busy === null) throw new ApiError(404, "NOT_FOUND", { message: "No such delivery." });
       if (busy) {
         throw new ApiError(409, "CONFLICT", {
           message: "This delivery is being attempted right now.",
         });
       }
       const attempts = await app.db.sql`
-        select ${ATTEMPT_COLUMNS} from webhook_attempts where delivery_id = ${row.id} order by attempt`;
+        select ${ATTEMPT_COLUMNS} from webhook_attempts where delivery_id = ${delivery.id}
+        order by attempt`;
       return json(deliveryOut(delivery, attempts), 202);
     },
   }),
@@ -395,8 +411,7 @@ export const routes = [
     params: { id: uuid() },
     responses: { 202: { description: "Queued.", schema: deliveryJson } },
     errors: [409],
-    handler: async ({ app, params, principal, req }) => {
-      checkActive(await findWebhook(app, principal, params.id));
+    handler: ({ app, params, principal, req }) => {
       const now = app.clock();
       const eventId = crypto.randomUUID();
       // The envelope every event has (eventBody), so a receiver parses a ping like the rest.
@@ -410,12 +425,16 @@ export const routes = [
       // The Idempotency-Key's answer commits with the ping's delivery.
       return answeredInTransaction(app.db, req, 202, async (tx) => {
         const [row] = await tx`
-          insert into webhook_deliveries
-            (webhook_id, workspace_id, event_id, event_type, body, created_at, next_attempt_at)
-          values (${params.id}, ${principal.workspaceId}, ${eventId}, 'ping', ${payload},
-                  ${now}, ${now})
-          returning ${DELIVERY_COLUMNS}`;
-        return deliveryOut(row, []);
+          with ${lockedHook(principal, params.id)}, queued as (
+            insert into webhook_deliveries
+              (webhook_id, workspace_id, event_id, event_type, body, created_at, next_attempt_at)
+            select id, workspace_id, ${eventId}, 'ping', ${payload}, ${now}, ${now}
+            from hook where webhook_status = 'active'
+            returning ${DELIVERY_COLUMNS}
+          )
+          select hook.webhook_status, q.* from hook left join queued q on true`;
+        const { webhook_status: _, ...delivery } = checkActive(row);
+        return deliveryOut(delivery, []);
       });
     },
   }),
