@@ -82,32 +82,21 @@ function parseIPv4(text: string): number[] | null {
 
 /** The sixteen bytes of an IPv6 address (with an optional dotted-quad tail), or null. */
 function parseIPv6(text: string): number[] | null {
-  if (!text.includes(":") || text.includes("%")) return null;
-  const halves = text.split("::");
-  if (halves.length > 2) return null;
-  const compressed = halves.length === 2;
-  const head = toWords(halves[0] ? halves[0].split(":") : [], !compressed);
-  const tail = compressed ? toWords(halves[1] ? halves[1].split(":") : [], true) : [];
-  if (!head || !tail) return null;
-  const missing = 8 - head.length - tail.length;
-  if (compressed ? missing < 1 : missing !== 0) return null;
-  const words = [...head, ...new Array<number>(missing).fill(0), ...tail];
-  return words.flatMap((w) => [w >> 8, w & 0xff]);
-}
-
-/** 16-bit groups; a dotted quad may end the address and counts as two groups. */
-function toWords(parts: string[], mayEndInV4: boolean): number[] | null {
-  const out: number[] = [];
-  for (let i = 0; i < parts.length; i++) {
-    const part = parts[i];
-    if (mayEndInV4 && i === parts.length - 1 && part.includes(".")) {
-      const v4 = parseIPv4(part);
-      if (!v4) return null;
-      out.push((v4[0] << 8) | v4[1], (v4[2] << 8) | v4[3]);
-    } else if (/^[0-9a-f]{1,4}$/i.test(part)) out.push(parseInt(part, 16));
-    else return null;
+  // Only address characters, so that the URL below cannot read anything but an address in it.
+  if (!/^[0-9a-f:.]+$/i.test(text)) return null;
+  // The URL parser validates the address strictly and writes it in its canonical form: hex
+  // groups only (a dotted-quad tail becomes two), at most one "::".
+  let canonical: string;
+  try {
+    canonical = new URL(`http://[${text}]`).hostname.slice(1, -1);
+  } catch {
+    return null;
   }
-  return out;
+  const [head, tail] = canonical.split("::").map((part) =>
+    part ? part.split(":").map((group) => parseInt(group, 16)) : []
+  );
+  const zeros = tail ? new Array<number>(8 - head.length - tail.length).fill(0) : [];
+  return [...head, ...zeros, ...(tail ?? [])].flatMap((group) => [group >> 8, group & 0xff]);
 }
 
 type Range = [prefix: number[], bits: number];

@@ -15,6 +15,7 @@ import { ApiError } from "../../lib/errors.ts";
 import { type AppContext, jsonText } from "../../lib/http/router.ts";
 import * as s from "../../lib/http/schema.ts";
 import { EVENT_TYPES, eventBody, type OutboxRow } from "../../lib/webhooks/outbox.ts";
+import { conflict, notFound } from "../../lib/forms/wing.ts";
 import { defineAdminRoute } from "./webhooks.ts";
 
 const RECOVERY = "Catching up after missed webhooks: keep the id of the last event you " +
@@ -77,18 +78,17 @@ async function eventPosition(app: AppContext, workspaceId: string, id: string) {
   const [row] = await app.db.sql<{ feed_position: number | null }>`
     select feed_position from outbox_events where id = ${id} and workspace_id = ${workspaceId}`;
   if (!row) {
-    throw new ApiError(404, "NOT_FOUND", {
-      message: "No event with this id is kept in this workspace: it never was one of its " +
-        "events, or it is older than the retention. Start without after, or with since.",
-      field: "after",
-    });
+    throw notFound(
+      "No event with this id is kept in this workspace: it never was one of its events, or " +
+        "it is older than the retention. Start without after, or with since.",
+      "after",
+    );
   }
   if (row.feed_position === null) {
-    throw new ApiError(409, "CONFLICT", {
-      message: "This event has just been committed and is not in the feed yet; retry in a " +
-        "second.",
-      field: "after",
-    });
+    throw conflict(
+      "This event has just been committed and is not in the feed yet; retry in a second.",
+      "after",
+    );
   }
   return row.feed_position;
 }
@@ -229,7 +229,7 @@ export const routes = [
       const [row] = await app.db.sql<OutboxRow>`
         select id, workspace_id, type, data, created_at from outbox_events
         where id = ${params.id} and workspace_id = ${principal.workspaceId}`;
-      if (!row) throw new ApiError(404, "NOT_FOUND", { message: "No such event." });
+      if (!row) throw notFound("No such event.");
       return jsonText(eventBody(row));
     },
   }),

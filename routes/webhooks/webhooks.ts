@@ -92,24 +92,27 @@ const deliveryJson = s.named(
   }),
 );
 
-/** A row as the API shows it: timestamps as ISO strings. */
-function shown(row: Row) {
-  const iso = (value: unknown) => value instanceof Date ? value.toISOString() : value;
-  return Object.fromEntries(Object.entries(row).map(([key, value]) => [key, iso(value)]));
-}
-
-/** A delivery with its attempts (rows of webhook_attempts, in order). */
-const deliveryOut = (row: Row, attempts: Row[]) => ({
-  ...shown(row),
-  attempt_log: attempts.map(({ delivery_id: _, ...attempt }) => shown(attempt)),
-});
-
 const WEBHOOK_COLUMNS = frag`id, url, events, status, disabled_at, disabled_reason, created_at`;
 const DELIVERY_COLUMNS = frag`id, webhook_id, event_id, event_type, status, attempts,
   created_at, last_attempt_at, last_response_code, last_error, next_attempt_at`;
 const ATTEMPT_COLUMNS = frag`delivery_id, attempt, started_at, duration_ms, response_code, error`;
 
 const noSuchWebhook = () => notFound("No such webhook.");
+
+// Rows are answered as they are: JSON.stringify writes their timestamps as toISOString does.
+
+/** Deliveries as the API shows them, each with attempt_log: its attempts, in order. */
+async function withAttempts(app: AppContext, deliveries: Row[]) {
+  const attempts = deliveries.length === 0 ? [] : await app.db.sql`
+    select ${ATTEMPT_COLUMNS} from webhook_attempts
+    where delivery_id = any(${deliveries.map((d) => d.id)}::uuid[])
+    order by delivery_id, attempt`;
+  return deliveries.map((delivery) => ({
+    ...delivery,
+    attempt_log: attempts.filter((a) => a.delivery_id === delivery.id)
+      .map(({ delivery_id: _, ...attempt }) => attempt),
+  }));
+}
 
 /** The webhook when it belongs to the caller's workspace; another workspace's is 404. */
 async function findWebhook(app: AppContext, principal: UserPrincipal, id: string) {
@@ -162,9 +165,7 @@ function switchRoute(
     params: { id: s.uuid() },
     responses: { 200: { description: `${verb}d.`, schema: webhookJson } },
     handler: async ({ app, params, principal }) =>
-      json(shown(
-        await change(app, principal, params.id) ?? await findWebhook(app, principal, params.id),
-      )),
+      json(await change(app, principal, params.id) ?? await findWebhook(app, principal, params.id)),
   });
 }
 
@@ -221,7 +222,7 @@ export const routes = [
             message: `A workspace can have at most ${MAX_WEBHOOKS} webhooks; delete one first.`,
           });
         }
-        return shown(row);
+        return row;
       });
     },
   }),
@@ -240,7 +241,7 @@ export const routes = [
         app.db.sql`
           select ${WEBHOOK_COLUMNS} from webhooks
           where workspace_id = ${principal.workspaceId} ${after}
-          order by created_at desc, id desc limit ${fetch}`, shown);
+          order by created_at desc, id desc limit ${fetch}`, (row) => row);
       return json(page);
     },
   }),
@@ -329,21 +330,13 @@ export const routes = [
         list: "webhook_deliveries",
         filter: { webhook: params.id, status: query.status ?? null },
       };
-      let attempts: Row[] = [];
-      const page = await listPage(app, scope, query, newestFirst, async (after, fetch) => {
-        const rows = await app.db.sql`
+      const page = await listPage(app, scope, query, newestFirst, (after, fetch) =>
+        app.db.sql`
           select ${DELIVERY_COLUMNS} from webhook_deliveries
           where webhook_id = ${params.id}
           ${query.status ? frag`and status = ${query.status}` : empty} ${after}
-          order by created_at desc, id desc limit ${fetch}`;
-        attempts = rows.length === 0 ? [] : await app.db.sql`
-          select ${ATTEMPT_COLUMNS} from webhook_attempts where delivery_id = any(${
-          rows.map((r) => r.id)
-        }::uuid[])
-          order by delivery_id, attempt`;
-        return rows;
-      }, (r) => deliveryOut(r, attempts.filter((a) => a.delivery_id === r.id)));
-      return json(page);
+          order by created_at desc, id desc limit ${fetch}`, (row) => row);
+      return json({ ...page, data: await withAttempts(app, page.data) });
     },
   }),
 
@@ -378,10 +371,8 @@ export const routes = [
       const { webhook_status: _, busy, ...delivery } = checkActive(row);
       if (busy === null) throw notFound("No such delivery.");
       if (busy) throw conflict("This delivery is being attempted right now.");
-      const attempts = await app.db.sql`
-        select ${ATTEMPT_COLUMNS} from webhook_attempts where delivery_id = ${delivery.id}
-        order by attempt`;
-      return json(deliveryOut(delivery, attempts), 202);
+      const [queued] = await withAttempts(app, [delivery]);
+      return json(queued, 202);
     },
   }),
 
@@ -420,7 +411,7 @@ export const routes = [
           )
           select hook.webhook_status, q.* from hook left join queued q on true`;
         const { webhook_status: _, ...delivery } = checkActive(row);
-        return deliveryOut(delivery, []);
+        return { ...delivery, attempt_log: [] };
       });
     },
   }),
