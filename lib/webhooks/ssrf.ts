@@ -20,6 +20,7 @@ export type TargetCheck =
 
 const MAX_URL_LENGTH = 2048;
 const PRIVATE_TARGET = "url must not point to a private, loopback or link-local address.";
+const refused = (reason: string): TargetCheck => ({ ok: false, reason });
 
 /** Checks a webhook target URL; the reason of a refusal is a sentence for the caller. */
 export async function checkTarget(
@@ -27,47 +28,38 @@ export async function checkTarget(
   options: { allowPrivate: boolean; resolve?: Resolver },
 ): Promise<TargetCheck> {
   if (raw.length > MAX_URL_LENGTH) {
-    return { ok: false, reason: `url must be at most ${MAX_URL_LENGTH} characters.` };
+    return refused(`url must be at most ${MAX_URL_LENGTH} characters.`);
   }
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    return { ok: false, reason: "url must be an absolute URL like https://example.com/hook." };
+    return refused("url must be an absolute URL like https://example.com/hook.");
   }
   if (url.protocol !== "https:" && !(options.allowPrivate && url.protocol === "http:")) {
-    return { ok: false, reason: "url must use https." };
+    return refused("url must use https.");
   }
   // fetch refuses URLs with credentials, and they would show in every webhook listing.
-  if (url.username || url.password) {
-    return { ok: false, reason: "url must not contain a user name or password." };
-  }
+  if (url.username || url.password) return refused("url must not contain a user name or password.");
   if (options.allowPrivate) return { ok: true, url, address: null };
 
   // The URL parser has already normalised numeric hosts (2130706433, 0x7f.1) to dotted quads.
   const host = url.hostname.replace(/^\[|\]$/g, "");
   if (parseIPv4(host) || parseIPv6(host)) {
-    return isPublicAddress(host)
-      ? { ok: true, url, address: null }
-      : { ok: false, reason: PRIVATE_TARGET };
+    return isPublicAddress(host) ? { ok: true, url, address: null } : refused(PRIVATE_TARGET);
   }
   const name = host.replace(/\.$/, "").toLowerCase();
-  if (name === "localhost" || name.endsWith(".localhost")) {
-    return { ok: false, reason: PRIVATE_TARGET };
-  }
+  if (name === "localhost" || name.endsWith(".localhost")) return refused(PRIVATE_TARGET);
   const resolve = options.resolve ?? systemResolver;
   const found = await Promise.all(
     (["A", "AAAA"] as const).map((type) => resolve(name, type).catch(() => [] as string[])),
   );
   const addresses = found.flat();
-  if (addresses.length === 0) return { ok: false, reason: "url's host name does not resolve." };
+  if (addresses.length === 0) return refused("url's host name does not resolve.");
   // Every address must be public: a name with one public and one private address would
   // otherwise reach the private one whenever the connection picks it.
   if (!addresses.every(isPublicAddress)) {
-    return {
-      ok: false,
-      reason: "url's host name resolves to a private, loopback or link-local address.",
-    };
+    return refused("url's host name resolves to a private, loopback or link-local address.");
   }
   return { ok: true, url, address: addresses[0] };
 }

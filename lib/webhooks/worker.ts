@@ -65,7 +65,6 @@ interface AttemptResult {
   code: number | null;
   error: string | null;
   next_at: Date | null;
-  gone: boolean;
 }
 
 /**
@@ -250,7 +249,7 @@ export function createWebhookWorker({
     };
 
     const record = async (batch: AttemptResult[]) => {
-      const gone = [...new Set(batch.filter((r) => r.gone).map((r) => r.webhook_id))];
+      const gone = [...new Set(batch.filter((r) => r.code === 410).map((r) => r.webhook_id))];
       if (gone.length) await disable(gone);
       // A retry scheduled for a webhook disabled meanwhile (410 seen by another attempt) is
       // a failure: nothing more will be sent to it.
@@ -314,7 +313,6 @@ export function createWebhookWorker({
           code: outcome.code,
           error: outcome.error,
           next_at: wait === null ? null : new Date(app.clock().getTime() + wait * 1000),
-          gone,
         };
       };
       const target = await checkTarget(job.url, {

@@ -445,16 +445,13 @@ export const routes = [
       // between would otherwise rotate again, and the secret receivers hold would stop
       // signing at once instead of after 24 h.
       return answeredInTransaction(app.db, req, 200, async (tx) => {
-        const [row] = await tx<{ signing_secret: string }>`
+        const [row] = await tx`
           update workspaces
           set previous_signing_secret = signing_secret, previous_secret_expires_at = ${expires},
               signing_secret = ${newSigningSecret()}
           where id = ${principal.workspaceId}
-          returning signing_secret`;
-        return {
-          signing_secret: row.signing_secret,
-          previous_secret_expires_at: expires.toISOString(),
-        };
+          returning signing_secret, previous_secret_expires_at`;
+        return row;
       });
     },
   }),
