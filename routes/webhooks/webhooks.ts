@@ -237,12 +237,13 @@ export const routes = [
     responses: { 200: { description: "A page.", schema: listEnvelope(webhookJson) } },
     handler: async ({ app, query, principal }) => {
       const scope = { list: "webhooks", filter: { workspace: principal.workspaceId } };
-      const page = await listPage(app, scope, query, newestFirst, (after, fetch) =>
-        app.db.sql`
-          select ${WEBHOOK_COLUMNS} from webhooks
-          where workspace_id = ${principal.workspaceId} ${after}
-          order by created_at desc, id desc limit ${fetch}`, (row) => row);
-      return json(page);
+      return json(
+        await listPage(app, scope, query, newestFirst, (after, fetch) =>
+          app.db.sql`
+            select ${WEBHOOK_COLUMNS} from webhooks
+            where workspace_id = ${principal.workspaceId} ${after}
+            order by created_at desc, id desc limit ${fetch}`, (row) => row),
+      );
     },
   }),
 
