@@ -18,15 +18,15 @@ export function newSigningSecret(): string {
   return SECRET_PREFIX + base64(crypto.getRandomValues(new Uint8Array(32)));
 }
 
+/** A workspace's signing secrets, as stored. */
+export interface SigningSecrets {
+  signing_secret: string;
+  previous_signing_secret: string | null;
+  previous_secret_expires_at: Date | null;
+}
+
 /** The secrets that sign now: the current one, and the previous one until it expires. */
-export function activeSecrets(
-  workspace: {
-    signing_secret: string;
-    previous_signing_secret: string | null;
-    previous_secret_expires_at: Date | null;
-  },
-  now: Date,
-): string[] {
+export function activeSecrets(workspace: SigningSecrets, now: Date): string[] {
   const previous = workspace.previous_signing_secret;
   const expires = workspace.previous_secret_expires_at;
   return previous && expires && expires > now
@@ -46,7 +46,7 @@ function standardWebhooksKey(secret: string): Uint8Array<ArrayBuffer> {
 
 // A delivery: its id, its event's id (webhook-id, the same on every attempt) and type, and the
 // exact body that is sent.
-type Delivery = { id: string; event_id: string; event_type: string; body: string };
+export type Delivery = { id: string; event_id: string; event_type: string; body: string };
 
 /**
  * A signer with its own cache of imported keys (importing a key costs more than the HMAC).

@@ -20,6 +20,7 @@ export type TargetCheck =
 
 const MAX_URL_LENGTH = 2048;
 const PRIVATE_TARGET = "url must not point to a private, loopback or link-local address.";
+const refused = (reason: string): TargetCheck => ({ ok: false, reason });
 
 /** Checks a webhook target URL; the reason of a refusal is a sentence for the caller. */
 export async function checkTarget(
@@ -27,47 +28,38 @@ export async function checkTarget(
   options: { allowPrivate: boolean; resolve?: Resolver },
 ): Promise<TargetCheck> {
   if (raw.length > MAX_URL_LENGTH) {
-    return { ok: false, reason: `url must be at most ${MAX_URL_LENGTH} characters.` };
+    return refused(`url must be at most ${MAX_URL_LENGTH} characters.`);
   }
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    return { ok: false, reason: "url must be an absolute URL like https://example.com/hook." };
+    return refused("url must be an absolute URL like https://example.com/hook.");
   }
   if (url.protocol !== "https:" && !(options.allowPrivate && url.protocol === "http:")) {
-    return { ok: false, reason: "url must use https." };
+    return refused("url must use https.");
   }
   // fetch refuses URLs with credentials, and they would show in every webhook listing.
-  if (url.username || url.password) {
-    return { ok: false, reason: "url must not contain a user name or password." };
-  }
+  if (url.username || url.password) return refused("url must not contain a user name or password.");
   if (options.allowPrivate) return { ok: true, url, address: null };
 
   // The URL parser has already normalised numeric hosts (2130706433, 0x7f.1) to dotted quads.
   const host = url.hostname.replace(/^\[|\]$/g, "");
   if (parseIPv4(host) || parseIPv6(host)) {
-    return isPublicAddress(host)
-      ? { ok: true, url, address: null }
-      : { ok: false, reason: PRIVATE_TARGET };
+    return isPublicAddress(host) ? { ok: true, url, address: null } : refused(PRIVATE_TARGET);
   }
   const name = host.replace(/\.$/, "").toLowerCase();
-  if (name === "localhost" || name.endsWith(".localhost")) {
-    return { ok: false, reason: PRIVATE_TARGET };
-  }
+  if (name === "localhost" || name.endsWith(".localhost")) return refused(PRIVATE_TARGET);
   const resolve = options.resolve ?? systemResolver;
   const found = await Promise.all(
     (["A", "AAAA"] as const).map((type) => resolve(name, type).catch(() => [] as string[])),
   );
   const addresses = found.flat();
-  if (addresses.length === 0) return { ok: false, reason: "url's host name does not resolve." };
+  if (addresses.length === 0) return refused("url's host name does not resolve.");
   // Every address must be public: a name with one public and one private address would
   // otherwise reach the private one whenever the connection picks it.
   if (!addresses.every(isPublicAddress)) {
-    return {
-      ok: false,
-      reason: "url's host name resolves to a private, loopback or link-local address.",
-    };
+    return refused("url's host name resolves to a private, loopback or link-local address.");
   }
   return { ok: true, url, address: addresses[0] };
 }
@@ -82,32 +74,21 @@ function parseIPv4(text: string): number[] | null {
 
 /** The sixteen bytes of an IPv6 address (with an optional dotted-quad tail), or null. */
 function parseIPv6(text: string): number[] | null {
-  if (!text.includes(":") || text.includes("%")) return null;
-  const halves = text.split("::");
-  if (halves.length > 2) return null;
-  const compressed = halves.length === 2;
-  const head = toWords(halves[0] ? halves[0].split(":") : [], !compressed);
-  const tail = compressed ? toWords(halves[1] ? halves[1].split(":") : [], true) : [];
-  if (!head || !tail) return null;
-  const missing = 8 - head.length - tail.length;
-  if (compressed ? missing < 1 : missing !== 0) return null;
-  const words = [...head, ...new Array<number>(missing).fill(0), ...tail];
-  return words.flatMap((w) => [w >> 8, w & 0xff]);
-}
-
-/** 16-bit groups; a dotted quad may end the address and counts as two groups. */
-function toWords(parts: string[], mayEndInV4: boolean): number[] | null {
-  const out: number[] = [];
-  for (let i = 0; i < parts.length; i++) {
-    const part = parts[i];
-    if (mayEndInV4 && i === parts.length - 1 && part.includes(".")) {
-      const v4 = parseIPv4(part);
-      if (!v4) return null;
-      out.push((v4[0] << 8) | v4[1], (v4[2] << 8) | v4[3]);
-    } else if (/^[0-9a-f]{1,4}$/i.test(part)) out.push(parseInt(part, 16));
-    else return null;
+  // Only address characters, so that the URL below cannot read anything but an address in it.
+  if (!/^[0-9a-f:.]+$/i.test(text)) return null;
+  // The URL parser validates the address strictly and writes it in its canonical form: hex
+  // groups only (a dotted-quad tail becomes two), at most one "::".
+  let canonical: string;
+  try {
+    canonical = new URL(`http://[${text}]`).hostname.slice(1, -1);
+  } catch {
+    return null;
   }
-  return out;
+  const [head, tail] = canonical.split("::").map((part) =>
+    part ? part.split(":").map((group) => parseInt(group, 16)) : []
+  );
+  const zeros = tail ? new Array<number>(8 - head.length - tail.length).fill(0) : [];
+  return [...head, ...zeros, ...(tail ?? [])].flatMap((group) => [group >> 8, group & 0xff]);
 }
 
 type Range = [prefix: number[], bits: number];

@@ -13,26 +13,11 @@
 
 import { frag, type Sql } from "../db/db.ts";
 import type { AppContext } from "../http/router.ts";
-import { checkTarget, postPinned, type Resolver, systemResolver } from "./ssrf.ts";
-import { activeSecrets, createSigner } from "./signing.ts";
+import { checkTarget, postPinned, systemResolver } from "./ssrf.ts";
+import { activeSecrets, createSigner, type Delivery, type SigningSecrets } from "./signing.ts";
 import { numberEvents, takeFanOutTurn } from "./feed.ts";
 import { eventBody, type OutboxRow } from "./outbox.ts";
 import { PRUNE_BATCH, pruneDeliveries, pruneEvents, retentionCutoff } from "./retention.ts";
-
-export interface WebhookWorkerOptions {
-  /** Per-attempt timeout (contract: 10 s). */
-  timeoutMs?: number;
-  /** Requests in flight at once. */
-  concurrency?: number;
-  /** Deliveries of one webhook in flight at once (fairness between receivers). */
-  perWebhook?: number;
-  /** DNS for the delivery-time target check (tests inject names). */
-  resolve?: Resolver;
-  /** Sends to a checked address (tests observe it; public addresses are not reachable). */
-  sendPinned?: typeof postPinned;
-  /** How often the retention runs while it has nothing left to remove. */
-  pruneEveryMs?: number;
-}
 
 /** A claim by a worker whose heartbeat is older than this is void. */
 export const CLAIM_STALE_AFTER_MS = 5000;
@@ -59,18 +44,7 @@ const MAX_RETRY_AFTER_S = 86_400;
 const FLUSH_BATCH = 200;
 const FLUSH_DELAY_MS = 5;
 
-interface Job {
-  id: string;
-  webhook_id: string;
-  event_id: string;
-  event_type: string;
-  body: string;
-  attempts: number;
-  url: string;
-  signing_secret: string;
-  previous_signing_secret: string | null;
-  previous_secret_expires_at: Date | null;
-}
+type Job = Delivery & SigningSecrets & { webhook_id: string; attempts: number; url: string };
 
 /** What an attempt came to: no error means delivered; code 410 (Gone) asks us to stop. */
 interface Outcome {
@@ -91,7 +65,6 @@ interface AttemptResult {
   code: number | null;
   error: string | null;
   next_at: Date | null;
-  gone: boolean;
 }
 
 /**
@@ -148,13 +121,19 @@ function describeFailure(err: unknown, timeoutMs: number): string {
 }
 
 export function createWebhookWorker({
+  // Per-attempt timeout (contract: 10 s).
   timeoutMs = 10_000,
+  // Requests in flight at once.
   concurrency = 256,
+  // Deliveries of one webhook in flight at once (fairness between receivers).
   perWebhook = 64,
+  // DNS for the delivery-time target check (tests inject names).
   resolve = systemResolver,
+  // Sends to a checked address (tests observe it; public addresses are not reachable).
   sendPinned = postPinned,
+  // How often the retention runs while it has nothing left to remove.
   pruneEveryMs = 60_000,
-}: WebhookWorkerOptions = {}) {
+} = {}) {
   return async function deliverWebhooks(app: AppContext, signal: AbortSignal): Promise<void> {
     const me = crypto.randomUUID();
     const sign = createSigner();
@@ -163,29 +142,16 @@ export function createWebhookWorker({
     const busyWebhooks = new Map<string, number>();
     const results: AttemptResult[] = [];
     const released: string[] = [];
-    let woken = false;
-    let wakeUp: (() => void) | null = null;
-    const wake = () => {
-      woken = true;
-      wakeUp?.();
+    // Ends the nap under way, or the next one: results to write, or stopping.
+    let alarm = Promise.withResolvers<void>();
+    const wake = () => alarm.resolve();
+    signal.addEventListener("abort", wake, { once: true });
+    const nap = async (ms: number) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([alarm.promise, new Promise((done) => timer = setTimeout(done, ms))]);
+      clearTimeout(timer);
+      alarm = Promise.withResolvers();
     };
-    const nap = (ms: number) =>
-      new Promise<void>((done) => {
-        if (woken || signal.aborted) {
-          woken = false;
-          return done();
-        }
-        const finish = () => {
-          clearTimeout(timer);
-          signal.removeEventListener("abort", finish);
-          wakeUp = null;
-          woken = false;
-          done();
-        };
-        const timer = setTimeout(finish, ms);
-        signal.addEventListener("abort", finish);
-        wakeUp = finish;
-      });
 
     // Heartbeats and their staleness use the database's clock: one clock for every
     // instance, so clock skew between hosts cannot make a live worker look dead.
@@ -283,7 +249,7 @@ export function createWebhookWorker({
     };
 
     const record = async (batch: AttemptResult[]) => {
-      const gone = [...new Set(batch.filter((r) => r.gone).map((r) => r.webhook_id))];
+      const gone = [...new Set(batch.filter((r) => r.code === 410).map((r) => r.webhook_id))];
       if (gone.length) await disable(gone);
       // A retry scheduled for a webhook disabled meanwhile (410 seen by another attempt) is
       // a failure: nothing more will be sent to it.
@@ -347,7 +313,6 @@ export function createWebhookWorker({
           code: outcome.code,
           error: outcome.error,
           next_at: wait === null ? null : new Date(app.clock().getTime() + wait * 1000),
-          gone,
         };
       };
       const target = await checkTarget(job.url, {

@@ -3,7 +3,6 @@
 // cursor is a feed position (lib/webhooks/feed.ts says why it is exact) and lives as long as the
 // events after it are kept (lib/webhooks/retention.ts).
 
-import { user } from "../../lib/forms/auth.ts";
 import {
   badCursor,
   type CursorScope,
@@ -14,21 +13,10 @@ import {
 import { empty, frag } from "../../lib/db/db.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { type AppContext, jsonText } from "../../lib/http/router.ts";
-import { defineFormsRoute } from "../../lib/forms/wing.ts";
-import {
-  anyJson,
-  array,
-  boolean,
-  dateTime,
-  enumOf,
-  invalid,
-  object,
-  optional,
-  repeatable,
-  string,
-  uuid,
-} from "../../lib/http/schema.ts";
+import * as s from "../../lib/http/schema.ts";
 import { EVENT_TYPES, eventBody, type OutboxRow } from "../../lib/webhooks/outbox.ts";
+import { conflict, notFound } from "../../lib/forms/wing.ts";
+import { defineAdminRoute } from "./webhooks.ts";
 
 const RECOVERY = "Catching up after missed webhooks: keep the id of the last event you " +
   "processed, or the last next_cursor you got; on start, page GET /api/v1/events from it " +
@@ -37,12 +25,12 @@ const RECOVERY = "Catching up after missed webhooks: keep the id of the last eve
   "(an event read here may also arrive, or have arrived, by webhook). Then keep polling with " +
   "the last next_cursor, or go back to webhooks.";
 
-const eventJson = object({
-  id: uuid(),
-  type: enumOf(EVENT_TYPES),
-  created_at: dateTime("When the change that caused the event was written."),
-  workspace_id: uuid(),
-  data: anyJson(
+const eventJson = s.object({
+  id: s.uuid(),
+  type: s.enumOf(EVENT_TYPES),
+  created_at: s.dateTime("When the change that caused the event was written."),
+  workspace_id: s.uuid(),
+  data: s.anyJson(
     "questionnaire_id, questionnaire_slug, session_id, sequence (1, 2, ... within the " +
       "session), progress; respondent (session.started, session.completed), question_id " +
       "and answer (answer.submitted), answers (session.completed).",
@@ -52,13 +40,13 @@ const eventJson = object({
     "id, type, created_at, workspace_id and data.",
 });
 
-const feedPage = object({
-  data: array(eventJson),
-  next_cursor: string({
+const feedPage = s.object({
+  data: s.array(eventJson),
+  next_cursor: s.string({
     description: "Never null: the position after this page. Keep it, and ask again with it " +
       "(and the same filters) for what comes next, now or days later.",
   }),
-  has_more: boolean(),
+  has_more: s.boolean(),
 });
 
 interface FeedRow extends OutboxRow {
@@ -90,27 +78,25 @@ async function eventPosition(app: AppContext, workspaceId: string, id: string) {
   const [row] = await app.db.sql<{ feed_position: number | null }>`
     select feed_position from outbox_events where id = ${id} and workspace_id = ${workspaceId}`;
   if (!row) {
-    throw new ApiError(404, "NOT_FOUND", {
-      message: "No event with this id is kept in this workspace: it never was one of its " +
-        "events, or it is older than the retention. Start without after, or with since.",
-      field: "after",
-    });
+    throw notFound(
+      "No event with this id is kept in this workspace: it never was one of its events, or " +
+        "it is older than the retention. Start without after, or with since.",
+      "after",
+    );
   }
   if (row.feed_position === null) {
-    throw new ApiError(409, "CONFLICT", {
-      message: "This event has just been committed and is not in the feed yet; retry in a " +
-        "second.",
-      field: "after",
-    });
+    throw conflict(
+      "This event has just been committed and is not in the feed yet; retry in a second.",
+      "after",
+    );
   }
   return row.feed_position;
 }
 
 export const routes = [
-  defineFormsRoute({
+  defineAdminRoute({
     method: "GET",
     path: "/api/v1/events",
-    tag: "webhooks",
     summary: "List events (catch up on missed webhooks)",
     description: "The workspace's events, oldest first, in the list envelope; each item is " +
       "exactly the body its webhook delivery sends (same id, type, data and data.sequence), " +
@@ -134,27 +120,25 @@ export const routes = [
       "comma-separated), since (inclusive) and until (exclusive) on the time the event " +
       "entered the feed, questionnaire_id. A cursor is bound to the filters it was issued " +
       "with (400 otherwise). after and cursor exclude each other. Needs admin.",
-    auth: user("admin"),
-    cors: "workspace",
     query: {
       ...pageQuery,
-      after: optional(uuid({ description: "An event id: start right after that event." })),
-      type: repeatable(
-        optional(array(enumOf(EVENT_TYPES), { min: 1, max: EVENT_TYPES.length })),
+      after: s.optional(s.uuid({ description: "An event id: start right after that event." })),
+      type: s.repeatable(
+        s.optional(s.array(s.enumOf(EVENT_TYPES), { min: 1, max: EVENT_TYPES.length })),
         "Only these event types: type=a&type=b or type=a,b.",
       ),
-      since: optional(dateTime("Only events that entered the feed at or after this time.")),
-      until: optional(dateTime("Only events that entered the feed before this time.")),
-      questionnaire_id: optional(uuid()),
+      since: s.optional(s.dateTime("Only events that entered the feed at or after this time.")),
+      until: s.optional(s.dateTime("Only events that entered the feed before this time.")),
+      questionnaire_id: s.optional(s.uuid()),
     },
     responses: { 200: { description: "A page.", schema: feedPage } },
     errors: [404, 409, 410],
     handler: async ({ app, query, principal }) => {
       if (query.cursor !== undefined && query.after !== undefined) {
-        throw invalid("after", "Give either cursor or after, not both.");
+        throw s.invalid("after", "Give either cursor or after, not both.");
       }
       if (query.since && query.until && query.since >= query.until) {
-        throw invalid("until", "until must be later than since.");
+        throw s.invalid("until", "until must be later than since.");
       }
       const types = query.type ? EVENT_TYPES.filter((t) => query.type!.includes(t)) : null;
       const scope = {
@@ -232,23 +216,20 @@ export const routes = [
     },
   }),
 
-  defineFormsRoute({
+  defineAdminRoute({
     method: "GET",
     path: "/api/v1/events/{id}",
-    tag: "webhooks",
     summary: "Get one event",
     description: "One event of the workspace, exactly the body its webhook delivery sends. " +
       "Another workspace's event, or one older than the retention (EVENT_RETENTION_DAYS): 404. " +
       "Needs admin.",
-    auth: user("admin"),
-    cors: "workspace",
-    params: { id: uuid() },
+    params: { id: s.uuid() },
     responses: { 200: { description: "The event.", schema: eventJson } },
     handler: async ({ app, params, principal }) => {
       const [row] = await app.db.sql<OutboxRow>`
         select id, workspace_id, type, data, created_at from outbox_events
         where id = ${params.id} and workspace_id = ${principal.workspaceId}`;
-      if (!row) throw new ApiError(404, "NOT_FOUND", { message: "No such event." });
+      if (!row) throw notFound("No such event.");
       return jsonText(eventBody(row));
     },
   }),

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { createHmac } from "node:crypto";
 import { Webhook } from "standardwebhooks";
-import { body, startTestService, test } from "../_server.ts";
+import { body, PG_URL, startTestService, test } from "../_server.ts";
 import { registerUser, startSession } from "../forms/_forms.ts";
 import {
   completeSession,
@@ -459,6 +459,64 @@ test("webhooks: manual retry of a delivery being attempted right now is 409", as
     release();
     await slow.close();
   }
+});
+
+// The race needs two connections: a disable under way in one while the request runs in another.
+// PGlite is one connection that runs one statement or transaction at a time, so it cannot stage
+// it (nor can a disable come between a statement's check and its write there).
+Deno.test({
+  name: "webhooks: a retry or test ping that meets a disable under way is 409 and queues nothing",
+  ignore: !PG_URL,
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    const hooked = await hookedWorkspace(service, receiver.url, ["session.started"]);
+    const hook = hooked.webhook.id;
+    const post = (path: string) =>
+      service.fetch(`/api/v1/webhooks/${hook}/${path}`, {
+        method: "POST",
+        headers: hooked.user.headers(),
+      });
+    const ping = await post("test");
+    assert.equal(ping.status, 202);
+    const delivery = (await body<{ id: string }>(ping)).id;
+    await waitForLog(hooked, (log) => log[0]?.status === "succeeded");
+    for (const path of [`deliveries/${delivery}/retry`, "test"]) {
+      assert.equal((await post("enable")).status, 200);
+      // What POST /disable writes, held uncommitted in another connection.
+      const holding = Promise.withResolvers<number>();
+      const commit = Promise.withResolvers<void>();
+      const disabling = service.db.begin(async (tx) => {
+        await tx`update webhooks set status = 'disabled', disabled_at = now(),
+                   disabled_reason = 'Disabled by an admin.'
+                 where id = ${hook}`;
+        await tx`update webhook_deliveries set status = 'failed', next_attempt_at = null
+                 where webhook_id = ${hook} and status = 'pending' and claimed_by is null`;
+        const [{ pid }] = await tx<{ pid: number }>`select pg_backend_pid() as pid`;
+        holding.resolve(pid);
+        await commit.promise;
+      });
+      const holder = await holding.promise;
+      const answer = post(path);
+      let answered = false;
+      answer.then(() => answered = true, () => answered = true);
+      // The disable commits once the request has answered or waits for its lock.
+      while (!answered) {
+        const waiting = await service.db.sql`
+          select 1 from pg_stat_activity where ${holder}::int = any(pg_blocking_pids(pid))`;
+        if (waiting.length) break;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      commit.resolve();
+      await disabling;
+      const res = await answer;
+      assert.equal(res.status, 409, path);
+      assert.match((await body<{ error: { message: string } }>(res)).error.message, /disabled/);
+      const pending = await service.db.sql`
+        select id from webhook_deliveries where webhook_id = ${hook} and status = 'pending'`;
+      assert.equal(pending.length, 0, path);
+    }
+  },
 });
 
 test("webhooks: the service's worker gives each attempt 10 s (contract.md), then fails it and retries", async () => {
