@@ -19,18 +19,7 @@
 import { empty, frag, type Fragment } from "../db/db.ts";
 import { ApiError } from "../errors.ts";
 import type { AppContext } from "./router.ts";
-import {
-  array,
-  boolean,
-  componentName,
-  int,
-  named,
-  nullable,
-  object,
-  optional,
-  type Schema,
-  string,
-} from "./schema.ts";
+import * as s from "./schema.ts";
 import { base64url } from "../encoding.ts";
 
 export const CURSOR_TTL_MS = 24 * 3600 * 1000;
@@ -46,26 +35,26 @@ export interface CursorScope {
 
 /** The query parameters of every list: limit 1-100 (default 25) and the cursor. */
 export const pageQuery = {
-  limit: optional(int({ min: 1, max: 100, description: "Page size, 1 to 100." }), 25),
-  cursor: optional(
-    string({ min: 1, max: 2000, description: "next_cursor of the previous page (opaque)." }),
+  limit: s.optional(s.int({ min: 1, max: 100, description: "Page size, 1 to 100." }), 25),
+  cursor: s.optional(
+    s.string({ min: 1, max: 2000, description: "next_cursor of the previous page (opaque)." }),
   ),
 };
 
 /** The list envelope of forms-api.md §2, for the OpenAPI document: a page of `item`s. */
-export function listEnvelope(item: Schema<unknown>): Schema<unknown> {
-  const page = object({
-    data: array(item),
-    next_cursor: nullable(
-      string({
+export function listEnvelope(item: s.Schema<unknown>): s.Schema<unknown> {
+  const page = s.object({
+    data: s.array(item),
+    next_cursor: s.nullable(
+      s.string({
         description: "Opaque cursor of the next page; null on the last page.",
         example: "eyJrIjpbIjIwMjYtMTEtMjBUMDg6MTU6MzAuMDAwWiJdfQ.c2lnbmF0dXJl",
       }),
     ),
-    has_more: boolean(),
+    has_more: s.boolean(),
   });
-  const name = componentName(item.json);
-  return name ? named(`${name}Page`, page) : page;
+  const name = s.componentName(item.json);
+  return name ? s.named(`${name}Page`, page) : page;
 }
 
 const encoder = new TextEncoder();

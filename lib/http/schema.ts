@@ -283,22 +283,20 @@ export function object<S extends Shape>(
 export function optional<T>(schema: Schema<T>): Schema<T | undefined>;
 export function optional<T>(schema: Schema<T>, fallback: T): Schema<T>;
 export function optional<T>(schema: Schema<T>, fallback?: T): Schema<T | undefined> {
-  const json = fallback === undefined ? schema.json : { ...schema.json, default: fallback };
   return {
-    json,
+    ...schema,
+    json: fallback === undefined ? schema.json : { ...schema.json, default: fallback },
     optional: true,
     parse: (value, field) => value === undefined ? fallback : schema.parse(value, field),
-    fromString: (raw, field) => schema.fromString(raw, field),
   };
 }
 
 /** May be JSON null. */
 export function nullable<T>(schema: Schema<T>): Schema<T | null> {
   return {
+    ...schema,
     json: nullableJson(schema.json),
-    optional: schema.optional,
     parse: (value, field) => value === null ? null : schema.parse(value, field),
-    fromString: (raw, field) => schema.fromString(raw, field),
   };
 }
 
