@@ -73,19 +73,12 @@ export const routes = [
       }
       const checks = replica ? { database: "ok", replica: await replica } : { database: "ok" };
       const { window } = result;
-      if (window) {
-        return json(
-          {
-            status: "maintenance",
-            version: VERSION,
-            until: window.until?.toISOString() ?? null,
-            checks,
-          },
-          503,
-          { ...headers, "Retry-After": retryAfter(window, app.clock()) },
-        );
-      }
-      return json({ status: "ok", version: VERSION, checks }, 200, headers);
+      if (!window) return json({ status: "ok", version: VERSION, checks }, 200, headers);
+      const until = window.until?.toISOString() ?? null;
+      return json({ status: "maintenance", version: VERSION, until, checks }, 503, {
+        ...headers,
+        "Retry-After": retryAfter(window, app.clock()),
+      });
     },
   }),
 ];

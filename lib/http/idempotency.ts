@@ -38,7 +38,7 @@ import { json, JSON_CONTENT_TYPE, type RequestContext, type Route } from "./rout
 import { type RecordSealer, recordSealer } from "./sealed.ts";
 import { sha256Hex } from "../encoding.ts";
 
-export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
+const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
 /** A claim still unfinished after this long belongs to a crashed instance and may be taken over. */
 const ABANDONED_AFTER_MS = 60 * 1000;
 
@@ -194,7 +194,7 @@ async function finishClaim(
   s: Scope,
   [status, headers, text]: Answer,
   asyncCommit: boolean,
-): Promise<boolean> {
+) {
   if (s.sealer) ({ headers, text } = await s.sealer.seal({ headers, text }));
   const rows = await sql`
     ${asyncCommit ? ASYNC_COMMIT : empty}
@@ -358,11 +358,7 @@ export async function withIdempotency(
 }
 
 /** Runs the handler with the key's scope set, then stores its answer unless it did. */
-async function runScoped(
-  ctx: RequestContext,
-  s: Scope,
-  run: () => Promise<Response>,
-): Promise<Response> {
+async function runScoped(ctx: RequestContext, s: Scope, run: () => Promise<Response>) {
   scopes.set(ctx.req, s);
   let response: Response;
   try {
@@ -433,11 +429,7 @@ async function failed(ctx: RequestContext, s: Scope, err: unknown): Promise<Resp
 }
 
 /** Other routes: claim the key, run, store the answer (in the handler's transaction if it can). */
-async function runClaimed(
-  ctx: RequestContext,
-  s: Scope,
-  run: () => Promise<Response>,
-): Promise<Response> {
+async function runClaimed(ctx: RequestContext, s: Scope, run: () => Promise<Response>) {
   const sql = ctx.app.db.sql;
   for (let attempt = 0; attempt < 5; attempt++) {
     const claimed = await sql`

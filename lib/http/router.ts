@@ -202,11 +202,7 @@ function compileRoute(def: RouteDef<Shape, Shape, any, any, any>, rules: Failure
 }
 
 /** Finds the route for a method and path; `allowed` lists the methods the path has otherwise. */
-export function matchRoute(
-  routes: Route[],
-  method: string,
-  path: string,
-): { match: { route: Route; params: Record<string, string> } | null; allowed: Route[] } {
+export function matchRoute(routes: Route[], method: string, path: string) {
   const allowed: Route[] = [];
   for (const route of routes) {
     const found = route.pattern.exec(path);

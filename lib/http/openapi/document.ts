@@ -162,11 +162,7 @@ export function buildOpenApi(input: {
     // The description of a parameter's value describes the parameter.
     const param = (name: string, where: string, required: boolean, json: JsonSchema) => {
       const { description, ...schema } = registry.refer(json);
-      params.push(
-        description
-          ? { name, in: where, required, description, schema }
-          : { name, in: where, required, schema },
-      );
+      params.push({ name, in: where, required, ...(description && { description }), schema });
     };
     for (const name of route.paramNames) {
       param(name, "path", true, route.params?.[name]?.json ?? { type: "string" });
@@ -189,10 +185,7 @@ export function buildOpenApi(input: {
     const firstSuccess = statuses.find((s) => s < 300);
     for (const status of statuses) {
       const doc = route.responses[status];
-      const body = media(
-        doc,
-        `${baseName}Response${status === firstSuccess ? "" : status}`,
-      );
+      const body = media(doc, `${baseName}Response${status === firstSuccess ? "" : status}`);
       if (status >= 400 && !body) {
         // An error of the envelope that this route describes in its own words.
         out[status] = errorResponse(status, doc.description, doc.headers);
