@@ -187,7 +187,7 @@ function insertFinished(sql: Sql, s: Scope, [status, headers, text]: Answer): Pr
 /**
  * Stores an answer in this request's own unfinished claim (sealed on a sealed route); false when
  * the claim is no longer its own: a run so late that a retry took its claim over stores nothing
- * over the retry's record. `asyncCommit` outside a transaction only (see claimedMode).
+ * over the retry's record. `asyncCommit` outside a transaction only (see store).
  */
 async function finishClaim(
   sql: Sql,
