@@ -66,9 +66,9 @@ function errorStatuses(route: Route): number[] {
   if (route.path.startsWith("/api/")) set.add(503);
   const hasInput = Object.keys(route.query ?? {}).length > 0 || route.body !== undefined;
   if (hasInput) set.add(route.rules.invalidQueryStatus);
-  if (route.body) [400, 413, 415].forEach((status) => set.add(status));
+  if (route.body) [400, 413, 415].forEach((code) => set.add(code));
   if (route.paramNames.length) set.add(404);
-  if (route.idempotent) [400, 409, 422].forEach((status) => set.add(status));
+  if (route.idempotent) [400, 409, 422].forEach((code) => set.add(code));
   return [...set].sort();
 }
 
@@ -227,9 +227,7 @@ export function buildOpenApi(input: {
         parameters: input.webhooks.headers.map(headerParam),
         requestBody: jsonBody(doc.payload.json, registry.refer(doc.payload.json)),
         responses: Object.fromEntries(
-          Object.entries(input.webhooks.responses).map((
-            [status, d],
-          ) => [status, { description: d }]),
+          Object.entries(input.webhooks.responses).map(([code, d]) => [code, { description: d }]),
         ),
       },
     };
