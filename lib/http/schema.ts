@@ -69,10 +69,9 @@ function storable(value: string, field: string) {
  * `max` is a rule of the field: none by default (a body is at most 64 KiB anyway);
  * `patternHint` describes the pattern in the error message.
  */
-export function string(
-  options: { min?: number; max?: number; pattern?: RegExp; patternHint?: string } & Doc<string> =
-    {},
-): Schema<string> {
+type StringRules = { min?: number; max?: number; pattern?: RegExp; patternHint?: string };
+
+export function string(options: StringRules & Doc<string> = {}): Schema<string> {
   const { min = 0, max = Infinity, pattern } = options;
   const json: JsonSchema = { type: "string" };
   if (min > 0) json.minLength = min;
