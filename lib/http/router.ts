@@ -218,7 +218,7 @@ export function matchRoute(routes: Route[], method: string, path: string) {
 
 export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 
-/** A JSON response; API responses are never cached by intermediaries. */
+/** A JSON response; under /api/ the pipeline adds Cache-Control: no-store (lib/http/app.ts). */
 export function json(body: unknown, status = 200, headers: HeadersInit = {}): Response {
   const out = new Headers(headers);
   out.set("content-type", JSON_CONTENT_TYPE);
