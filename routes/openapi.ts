@@ -2,7 +2,7 @@
 
 import { buildOpenApi, SPEC_VERSION } from "../lib/http/openapi/document.ts";
 import { defineRoute, JSON_CONTENT_TYPE, noAuth, type Route } from "../lib/http/router.ts";
-import { anyJson } from "../lib/http/schema.ts";
+import * as s from "../lib/http/schema.ts";
 import { webhookDocs } from "../lib/forms/event_payloads.ts";
 
 /** What each tag of the document groups; a route's tag must be one of these. */
@@ -46,7 +46,7 @@ export const routes = [
     responses: {
       200: {
         description: "The document.",
-        schema: anyJson("OpenAPI 3.1 document"),
+        schema: s.anyJson("OpenAPI 3.1 document"),
         example: { openapi: "3.1.0", info: { title: "Onda API", version: SPEC_VERSION } },
         headers: { "X-Spec-Version": "SemVer of the document" },
       },

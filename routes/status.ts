@@ -4,33 +4,24 @@ import { EXPIRED, within } from "../lib/db/deadline.ts";
 import type { ReadReplica, ReplicaStatus } from "../lib/db/replica.ts";
 import { readMaintenance, retryAfter } from "../lib/http/maintenance.ts";
 import { defineRoute, json, noAuth } from "../lib/http/router.ts";
-import {
-  dateTime,
-  enumOf,
-  named,
-  nullable,
-  number,
-  object,
-  optional,
-  string,
-} from "../lib/http/schema.ts";
+import * as s from "../lib/http/schema.ts";
 import { VERSION } from "../lib/version.ts";
 
-const statusSchema = named(
+const statusSchema = s.named(
   "Status",
-  object({
-    status: enumOf(["ok", "degraded", "maintenance"]),
-    version: string({ example: VERSION }),
-    until: optional(
-      nullable(dateTime("maintenance only: when it ends; null = until switched off.")),
+  s.object({
+    status: s.enumOf(["ok", "degraded", "maintenance"]),
+    version: s.string({ example: VERSION }),
+    until: s.optional(
+      s.nullable(s.dateTime("maintenance only: when it ends; null = until switched off.")),
     ),
-    checks: object({
-      database: enumOf(["ok", "unavailable"]),
+    checks: s.object({
+      database: s.enumOf(["ok", "unavailable"]),
       // Only with DATABASE_READ_URL (see the description).
-      replica: optional(object({
-        state: enumOf(["ok", "unavailable"]),
-        lag_seconds: nullable(number({ min: 0 })),
-        lag_bytes: nullable(number({ min: 0 })),
+      replica: s.optional(s.object({
+        state: s.enumOf(["ok", "unavailable"]),
+        lag_seconds: s.nullable(s.number({ min: 0 })),
+        lag_bytes: s.nullable(s.number({ min: 0 })),
       })),
     }),
   }),
@@ -82,19 +73,12 @@ export const routes = [
       }
       const checks = replica ? { database: "ok", replica: await replica } : { database: "ok" };
       const { window } = result;
-      if (window) {
-        return json(
-          {
-            status: "maintenance",
-            version: VERSION,
-            until: window.until?.toISOString() ?? null,
-            checks,
-          },
-          503,
-          { ...headers, "Retry-After": retryAfter(window, app.clock()) },
-        );
-      }
-      return json({ status: "ok", version: VERSION, checks }, 200, headers);
+      if (!window) return json({ status: "ok", version: VERSION, checks }, 200, headers);
+      const until = window.until?.toISOString() ?? null;
+      return json({ status: "maintenance", version: VERSION, until, checks }, 503, {
+        ...headers,
+        "Retry-After": retryAfter(window, app.clock()),
+      });
     },
   }),
 ];

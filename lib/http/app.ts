@@ -142,24 +142,7 @@ export function createHandler<A extends AppContext>(app: A): Handler {
             });
           }
         }
-        if (!match) {
-          const corsRoute = allowed.find((r) => r.cors);
-          if (method === "OPTIONS" && corsRoute) {
-            route = corsRoute;
-            return corsRoute.cors === "workspace"
-              ? await workspacePreflight(scoped, req)
-              : publicPreflight();
-          } else if (allowed.length) {
-            const methods: string[] = [...new Set(allowed.map((r) => r.method))];
-            if (allowed.some((r) => r.cors)) methods.push("OPTIONS");
-            throw new ApiError(405, "METHOD_NOT_ALLOWED", {
-              message: `Use ${methods.join(" or ")} on this path.`,
-              headers: { Allow: methods.join(", ") },
-            });
-          } else {
-            throw new ApiError(404, "NOT_FOUND", { message: "No such resource." });
-          }
-        } else {
+        if (match) {
           const ctx: RequestContext = {
             req,
             url,
@@ -172,6 +155,20 @@ export function createHandler<A extends AppContext>(app: A): Handler {
           };
           return await runRoute(ctx, match.params);
         }
+        const corsRoute = allowed.find((r) => r.cors);
+        if (method === "OPTIONS" && corsRoute) {
+          route = corsRoute;
+          return corsRoute.cors === "workspace"
+            ? await workspacePreflight(scoped, req)
+            : publicPreflight();
+        }
+        if (!allowed.length) throw new ApiError(404, "NOT_FOUND", { message: "No such resource." });
+        const methods: string[] = [...new Set(allowed.map((r) => r.method))];
+        if (corsRoute) methods.push("OPTIONS");
+        throw new ApiError(405, "METHOD_NOT_ALLOWED", {
+          message: `Use ${methods.join(" or ")} on this path.`,
+          headers: { Allow: methods.join(", ") },
+        });
       };
       response = deadlineMs
         ? await respondBeforeDeadline(respond, deadlineMs, givenUp)
@@ -224,36 +221,27 @@ export function createHandler<A extends AppContext>(app: A): Handler {
 }
 
 async function runRoute(ctx: RequestContext, rawParams: Record<string, string>) {
-  const principal = await ctx.route.auth.authenticate(ctx);
-  try {
-    return await runAuthenticated(ctx, rawParams, principal);
-  } finally {
-    await ctx.route.auth.settle?.(ctx, principal);
-  }
-}
-
-async function runAuthenticated(
-  ctx: RequestContext,
-  rawParams: Record<string, string>,
-  principal: unknown,
-) {
   const { route } = ctx;
-  let query: Record<string, unknown> = {};
+  const principal = await route.auth.authenticate(ctx);
   try {
-    query = parseQuery(ctx.url.searchParams, route.query ?? {});
-  } catch (err) {
-    // Each API's own status for invalid filters (the ads API: 422, ads-api.md §7).
-    if (route.rules.invalidQueryStatus === 422 && err instanceof ApiError && err.status === 400) {
-      throw new ApiError(422, "UNPROCESSABLE", { message: err.message, field: err.field });
+    let query: Record<string, unknown>;
+    try {
+      query = parseQuery(ctx.url.searchParams, route.query ?? {});
+    } catch (err) {
+      // Each API's own status for invalid filters (the ads API: 422, ads-api.md §7).
+      if (route.rules.invalidQueryStatus === 422 && err instanceof ApiError && err.status === 400) {
+        throw new ApiError(422, "UNPROCESSABLE", { message: err.message, field: err.field });
+      }
+      throw err;
     }
-    throw err;
+    const params = parsePath(rawParams, route.params ?? {});
+    const body = route.body ? route.body.parse(await readJsonBody(ctx.req), "body") : undefined;
+    const run = async () => await route.handler({ ...ctx, principal, query, params, body });
+    if (route.idempotent) return await withIdempotency(ctx, principal, rawParams, body, run);
+    return await run();
+  } finally {
+    await route.auth.settle?.(ctx, principal);
   }
-  const params = parsePath(rawParams, route.params ?? {});
-  let body: unknown = undefined;
-  if (route.body) body = route.body.parse(await readJsonBody(ctx.req), "body");
-  const run = async () => await route.handler({ ...ctx, principal, query, params, body });
-  if (route.idempotent) return await withIdempotency(ctx, principal, rawParams, body, run);
-  return await run();
 }
 
 /**

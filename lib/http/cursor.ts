@@ -6,12 +6,11 @@
 // workspace, fails verification. Each page issues a fresh cursor, so expiry after 24 h counts
 // inactivity, measured on app.clock().
 //
-// Usage in a list handler:
-//   const scope = { list: "questionnaires", filter: { workspace: principal.workspaceId } };
-//   const after = await decodeCursor(app, scope, query.cursor);   // null on the first page
-//   const rows = await sql`... ${afterCursor(after, frag`created_at, id`, "desc")}
-//                              order by created_at desc, id desc limit ${query.limit + 1}`;
-//   return json(await pageOf(app, scope, rows, query.limit, (r) => [r.created_at, r.id], toJson));
+// Usage in a list handler (the ORDER BY is the one `newestFirst` compares on):
+//   const scope = { list: "webhooks", filter: { workspace: principal.workspaceId } };
+//   return json(await listPage(app, scope, query, newestFirst, (after, fetch) => app.db.sql`
+//     select ... where workspace_id = ${principal.workspaceId} ${after}
+//     order by created_at desc, id desc limit ${fetch}`, toJson));
 // The sort key must be unique and round-trip exactly through JSON (ids, ms-precision times as
 // ISO strings), and the ORDER BY must match the comparison, so that concurrent inserts and
 // deletes never skip or repeat a row that existed for the whole walk.
@@ -19,21 +18,10 @@
 import { empty, frag, type Fragment } from "../db/db.ts";
 import { ApiError } from "../errors.ts";
 import type { AppContext } from "./router.ts";
-import {
-  array,
-  boolean,
-  componentName,
-  int,
-  named,
-  nullable,
-  object,
-  optional,
-  type Schema,
-  string,
-} from "./schema.ts";
+import * as s from "./schema.ts";
 import { base64url } from "../encoding.ts";
 
-export const CURSOR_TTL_MS = 24 * 3600 * 1000;
+const CURSOR_TTL_MS = 24 * 3600 * 1000;
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -46,36 +34,38 @@ export interface CursorScope {
 
 /** The query parameters of every list: limit 1-100 (default 25) and the cursor. */
 export const pageQuery = {
-  limit: optional(int({ min: 1, max: 100, description: "Page size, 1 to 100." }), 25),
-  cursor: optional(
-    string({ min: 1, max: 2000, description: "next_cursor of the previous page (opaque)." }),
+  limit: s.optional(s.int({ min: 1, max: 100, description: "Page size, 1 to 100." }), 25),
+  cursor: s.optional(
+    s.string({ min: 1, max: 2000, description: "next_cursor of the previous page (opaque)." }),
   ),
 };
 
 /** The list envelope of forms-api.md §2, for the OpenAPI document: a page of `item`s. */
-export function listEnvelope(item: Schema<unknown>): Schema<unknown> {
-  const page = object({
-    data: array(item),
-    next_cursor: nullable(
-      string({
+export function listEnvelope(item: s.Schema<unknown>): s.Schema<unknown> {
+  const page = s.object({
+    data: s.array(item),
+    next_cursor: s.nullable(
+      s.string({
         description: "Opaque cursor of the next page; null on the last page.",
         example: "eyJrIjpbIjIwMjYtMTEtMjBUMDg6MTU6MzAuMDAwWiJdfQ.c2lnbmF0dXJl",
       }),
     ),
-    has_more: boolean(),
+    has_more: s.boolean(),
   });
-  const name = componentName(item.json);
-  return name ? named(`${name}Page`, page) : page;
+  const name = s.componentName(item.json);
+  return name ? s.named(`${name}Page`, page) : page;
 }
 
 const encoder = new TextEncoder();
 const BASE64URL = { alphabet: "base64url" } as const;
 
-async function sign(secret: string, scope: CursorScope, payload: string): Promise<Uint8Array> {
+/** The HMAC key of cursors, and what it signs: the list, its filter and the payload. */
+async function signing(secret: string, scope: CursorScope, payload: string) {
   const hmac = { name: "HMAC", hash: "SHA-256" };
-  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), hmac, false, ["sign"]);
+  const usages: KeyUsage[] = ["sign", "verify"];
+  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), hmac, false, usages);
   const input = `${scope.list}\n${JSON.stringify(scope.filter ?? {})}\n${payload}`;
-  return new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(input)));
+  return [key, encoder.encode(input)] as const;
 }
 
 export function badCursor(): ApiError {
@@ -86,23 +76,19 @@ export function badCursor(): ApiError {
   });
 }
 
-export async function encodeCursor(
-  app: AppContext,
-  scope: CursorScope,
-  position: unknown[],
-): Promise<string> {
+export async function encodeCursor(app: AppContext, scope: CursorScope, position: unknown[]) {
   const payload = base64url(
     encoder.encode(JSON.stringify({ k: position, t: app.clock().getTime() })),
   );
-  return `${payload}.${base64url(await sign(app.secretKey, scope, payload))}`;
+  const signature = await crypto.subtle.sign(
+    "HMAC",
+    ...await signing(app.secretKey, scope, payload),
+  );
+  return `${payload}.${base64url(new Uint8Array(signature))}`;
 }
 
 /** The sort key of the last row served, or null when there is no cursor (first page). */
-async function decodeCursor(
-  app: AppContext,
-  scope: CursorScope,
-  cursor: string | undefined,
-): Promise<unknown[] | null> {
+async function decodeCursor(app: AppContext, scope: CursorScope, cursor: string | undefined) {
   if (cursor === undefined) return null;
   const { key, issuedAt } = await verifyCursor(app, scope, cursor);
   // Signed by this service, but still input: every list's sort key is an instant as
@@ -131,7 +117,7 @@ export async function verifyCursor(
 ): Promise<{ key: unknown[]; issuedAt: number }> {
   const match = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/.exec(cursor);
   if (!match) throw badCursor();
-  let given: Uint8Array;
+  let given: Uint8Array<ArrayBuffer>;
   let parsed: { k?: unknown; t?: unknown };
   try {
     given = Uint8Array.fromBase64(match[2], BASE64URL);
@@ -139,10 +125,9 @@ export async function verifyCursor(
   } catch {
     throw badCursor();
   }
-  const expected = await sign(app.secretKey, scope, match[1]);
-  let diff = given.length ^ expected.length;
-  for (let i = 0; i < Math.min(given.length, expected.length); i++) diff |= given[i] ^ expected[i];
-  if (diff !== 0) throw badCursor();
+  // verify compares in constant time.
+  const [key, input] = await signing(app.secretKey, scope, match[1]);
+  if (!await crypto.subtle.verify("HMAC", key, given, input)) throw badCursor();
   if (!Array.isArray(parsed?.k) || typeof parsed.t !== "number") throw badCursor();
   return { key: parsed.k, issuedAt: parsed.t };
 }

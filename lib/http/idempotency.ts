@@ -32,13 +32,13 @@
 // request digest is keyed (lib/http/sealed.ts). Their requests also prune expired records, so a
 // sealed credential does not outlive its 24 h by long.
 
-import type { Db, Sql } from "../db/db.ts";
+import { type Db, empty, frag, type Sql } from "../db/db.ts";
 import { ApiError, errorBody } from "../errors.ts";
 import { json, JSON_CONTENT_TYPE, type RequestContext, type Route } from "./router.ts";
 import { type RecordSealer, recordSealer } from "./sealed.ts";
 import { sha256Hex } from "../encoding.ts";
 
-export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
+const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
 /** A claim still unfinished after this long belongs to a crashed instance and may be taken over. */
 const ABANDONED_AFTER_MS = 60 * 1000;
 
@@ -47,6 +47,9 @@ const PRUNE_CHANCE = 1 / 500;
 
 /** The headers of a stored JSON answer: those `json(payload, status)` sends. */
 const JSON_HEADERS: [string, string][] = [["content-type", JSON_CONTENT_TYPE]];
+
+/** Commits a statement without waiting for the WAL flush (set_config local to its transaction). */
+const ASYNC_COMMIT = frag`with fast as (select set_config('synchronous_commit', 'off', true))`;
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
@@ -120,18 +123,13 @@ function replay(row: KeyRow): Response {
   const headers = new Headers(row.headers ?? []);
   headers.set("Idempotent-Replayed", "true");
   // The stored error body names the original request's trace id; the header must agree.
-  const traceId = row.body?.startsWith('{"error"') ? storedTraceId(row.body) : null;
-  if (traceId) headers.set("X-Trace-Id", traceId);
-  return new Response(row.status === 204 ? null : row.body, { status: row.status!, headers });
-}
-
-function storedTraceId(body: string): string | null {
   try {
-    const traceId = JSON.parse(body)?.error?.trace_id;
-    return typeof traceId === "string" ? traceId : null;
+    const traceId = row.body?.startsWith('{"error"') ? JSON.parse(row.body).error?.trace_id : null;
+    if (typeof traceId === "string") headers.set("X-Trace-Id", traceId);
   } catch {
-    return null;
+    // A body that only looks like the envelope: the header keeps this request's trace id.
   }
+  return new Response(row.status === 204 ? null : row.body, { status: row.status!, headers });
 }
 
 function isExpired(row: KeyRow, now: Date): boolean {
@@ -148,17 +146,14 @@ async function answerFrom(row: KeyRow, s: Scope): Promise<Response> {
     throw keyError(409, "A request with this Idempotency-Key is still running; retry shortly.");
   }
   if (!s.sealer) return replay(row);
-  let opened;
-  try {
-    opened = await s.sealer.open({ headers: row.headers ?? [], text: row.body });
-  } catch {
+  const opened = await s.sealer.open({ headers: row.headers ?? [], text: row.body }).catch(() => {
     // Sealed under another SECRET_KEY, or altered: the credential cannot be given back, and
     // running the request again could create a second account or token.
     throw keyError(
       422,
       "The answer stored for this Idempotency-Key can no longer be read; use a new key.",
     );
-  }
+  });
   return replay({ ...row, headers: opened.headers, body: opened.text });
 }
 
@@ -190,6 +185,29 @@ function insertFinished(sql: Sql, s: Scope, [status, headers, text]: Answer): Pr
 }
 
 /**
+ * Stores an answer in this request's own unfinished claim (sealed on a sealed route); false when
+ * the claim is no longer its own: a run so late that a retry took its claim over stores nothing
+ * over the retry's record. `asyncCommit` outside a transaction only (see store).
+ */
+async function finishClaim(
+  sql: Sql,
+  s: Scope,
+  [status, headers, text]: Answer,
+  asyncCommit: boolean,
+) {
+  if (s.sealer) ({ headers, text } = await s.sealer.seal({ headers, text }));
+  const rows = await sql`
+    ${asyncCommit ? ASYNC_COMMIT : empty}
+    update idempotency_keys
+    set status = ${status}, headers = ${JSON.stringify(headers)}::jsonb, body = ${text}
+    ${asyncCommit ? frag`from fast` : empty}
+    where principal = ${s.who} and route = ${s.route} and key = ${s.id} and status is null
+      and created_at = ${s.now}
+    returning 1 as stored`;
+  return rows.length > 0;
+}
+
+/**
  * Stores the JSON answer `json(payload, status, extraHeaders)` of the request `req` inside the
  * handler's transaction `tx`, so the record commits exactly when the handler's writes do (call
  * it in the transaction that commits, and answer that same payload and headers). Without an
@@ -210,18 +228,9 @@ export function storeInTransaction(
     ? JSON_HEADERS
     : [...json(payload, status, extraHeaders).headers] as [string, string][];
   const text = status === 204 ? null : JSON.stringify(payload);
-  const update = (headers: [string, string][], text: string | null) =>
-    tx`
-      update idempotency_keys
-      set status = ${status}, headers = ${JSON.stringify(headers)}::jsonb, body = ${text}
-      where principal = ${s.who} and route = ${s.route} and key = ${s.id} and status is null
-        and created_at = ${s.now}
-      returning 1 as stored`.then((rows) => rows.length > 0);
   const stored = s.transactional
     ? insertFinished(tx, s, [status, headers, text])
-    : s.sealer
-    ? s.sealer.seal({ headers, text }).then((sealed) => update(sealed.headers, sealed.text))
-    : update(headers, text);
+    : finishClaim(tx, s, [status, headers, text], false);
   return stored.then((ok) => {
     // Another request holds the key (or took over our claim): roll the transaction back.
     if (!ok) throw new KeyTaken();
@@ -343,91 +352,93 @@ export async function withIdempotency(
     stored: false,
     sealer,
   };
-  if (sealer || Math.random() < PRUNE_CHANCE) await prune(ctx, scope.now);
-  if (scope.transactional) return await runScoped(ctx, scope, run, transactional(ctx, scope));
+  if (sealer || Math.random() < PRUNE_CHANCE) await prune(ctx.app.db.sql, scope.now);
+  if (scope.transactional) return await runScoped(ctx, scope, run);
   return await runClaimed(ctx, scope, run);
 }
 
-/** How a mode stores what the handler did not store itself. */
-interface Mode {
-  /** Stores an answer; returns the answer to send instead (the record's), if any. */
-  store(answer: Answer): Promise<Response | undefined>;
-  /** The handler threw `err`: answers from the record, or throws. */
-  failed(err: unknown): Promise<Response>;
-  /** A 5xx: frees the key so that a retry runs again. */
-  release(): Promise<unknown>;
-}
-
 /** Runs the handler with the key's scope set, then stores its answer unless it did. */
-async function runScoped(
-  ctx: RequestContext,
-  s: Scope,
-  run: () => Promise<Response>,
-  mode: Mode,
-): Promise<Response> {
+async function runScoped(ctx: RequestContext, s: Scope, run: () => Promise<Response>) {
   scopes.set(ctx.req, s);
   let response: Response;
   try {
     response = await run();
   } catch (err) {
-    return await mode.failed(err);
+    return await failed(ctx, s, err);
   } finally {
     scopes.delete(ctx.req);
   }
   ctx.app.faults?.afterIdempotentHandler?.();
   if (s.stored) return response;
   if (response.status >= 500) {
-    await mode.release().catch(() => {});
+    await release(ctx.app.db.sql, s).catch(() => {});
     return response;
   }
   // A path of the handler that wrote nothing, or a route whose handler never stores: store now.
   const text = response.body === null ? null : await response.text();
   const headers = [...response.headers] as [string, string][];
-  return await mode.store([response.status, headers, text]) ??
+  return await store(ctx.app.db.sql, s, [response.status, headers, text]) ??
     new Response(text, { status: response.status, headers: response.headers });
 }
 
-/** Transactional routes: run first; the handler's transaction writes the record. */
-function transactional(ctx: RequestContext, s: Scope): Mode {
+/**
+ * Stores an answer the handler did not store itself; returns the answer to send instead (the
+ * record's, on a transactional route whose key another request holds), if any.
+ */
+async function store(sql: Sql, s: Scope, answer: Answer): Promise<Response | undefined> {
+  if (!s.transactional) {
+    // A lost stored 4xx leaves the claim unfinished; it is taken over after a minute and the
+    // retry, which changes nothing either, answers again. Hence asynchronous commit is safe.
+    await finishClaim(sql, s, answer, true);
+    return undefined;
+  }
+  if (await insertFinished(sql, s, answer)) return undefined;
+  const row = await lookup(sql, s);
+  return row ? await answerFrom(row, s) : undefined;
+}
+
+/**
+ * A 5xx frees the key so that a retry runs again: only an unfinished claim is released (an
+ * answer stored in the handler's transaction stays); a transactional route stored nothing.
+ */
+function release(sql: Sql, s: Scope): Promise<unknown> {
+  if (s.transactional) return Promise.resolve();
+  return sql`delete from idempotency_keys
+    where principal = ${s.who} and route = ${s.route} and key = ${s.id} and status is null
+      and created_at = ${s.now}`;
+}
+
+/** The handler threw `err`: answers from the record, or throws. */
+async function failed(ctx: RequestContext, s: Scope, err: unknown): Promise<Response> {
   const sql = ctx.app.db.sql;
-  const store = async (answer: Answer) => {
-    if (await insertFinished(sql, s, answer)) return undefined;
-    const row = await lookup(sql, s);
-    return row ? await answerFrom(row, s) : undefined;
-  };
-  return {
-    store,
-    release: () => Promise.resolve(), // nothing was stored, the key stays free
-    async failed(err) {
-      if (!(err instanceof KeyTaken) && !isStoredError(err)) throw err; // 5xx or 429
-      // A repeat (or a request that lost the race for its key) answers from the record; a
-      // retried answer, for instance, fails as "already answered" before reaching its insert.
-      const row = await lookup(sql, s);
-      if (row && !isExpired(row, s.now)) return await answerFrom(row, s);
-      if (err instanceof KeyTaken) throw contended();
-      // A 4xx changed nothing: its answer is stored on its own.
-      const replay = await store(storedError(err as ApiError, ctx));
-      if (replay) return replay;
-      throw err;
-    },
-  };
+  if (!s.transactional) {
+    if (isStoredError(err)) await store(sql, s, storedError(err, ctx));
+    else await release(sql, s).catch(() => {});
+    throw err;
+  }
+  if (!(err instanceof KeyTaken) && !isStoredError(err)) throw err; // 5xx or 429
+  // A repeat (or a request that lost the race for its key) answers from the record; a
+  // retried answer, for instance, fails as "already answered" before reaching its insert.
+  const row = await lookup(sql, s);
+  if (row && !isExpired(row, s.now)) return await answerFrom(row, s);
+  if (err instanceof KeyTaken) throw contended();
+  // A 4xx changed nothing: its answer is stored on its own.
+  const replay = await store(sql, s, storedError(err as ApiError, ctx));
+  if (replay) return replay;
+  throw err;
 }
 
 /** Other routes: claim the key, run, store the answer (in the handler's transaction if it can). */
-async function runClaimed(
-  ctx: RequestContext,
-  s: Scope,
-  run: () => Promise<Response>,
-): Promise<Response> {
+async function runClaimed(ctx: RequestContext, s: Scope, run: () => Promise<Response>) {
   const sql = ctx.app.db.sql;
   for (let attempt = 0; attempt < 5; attempt++) {
     const claimed = await sql`
-      with fast as (select set_config('synchronous_commit', 'off', true))
+      ${ASYNC_COMMIT}
       insert into idempotency_keys (principal, route, key, request_hash, created_at)
       select ${s.who}, ${s.route}, ${s.id}, ${s.hash}, ${s.now} from fast
       on conflict do nothing
       returning 1 as claimed`;
-    if (claimed.length) return await runScoped(ctx, s, run, claimedMode(ctx, s));
+    if (claimed.length) return await runScoped(ctx, s, run);
 
     const row = await lookup(sql, s);
     if (!row) continue; // released meanwhile: claim it again
@@ -444,42 +455,10 @@ async function runClaimed(
   throw contended();
 }
 
-async function prune(ctx: RequestContext, now: Date) {
+async function prune(sql: Sql, now: Date) {
   const before = new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS);
-  await ctx.app.db.sql`
+  await sql`
     delete from idempotency_keys where (principal, route, key) in (
       select principal, route, key from idempotency_keys where created_at < ${before} limit 1000
     )`.catch(() => {}); // best effort: an expired key is also replaced when it is reused
-}
-
-function claimedMode(ctx: RequestContext, s: Scope): Mode {
-  const sql = ctx.app.db.sql;
-  // Only an unfinished claim is released: an answer stored in the handler's transaction stays.
-  const release = () =>
-    sql`delete from idempotency_keys
-        where principal = ${s.who} and route = ${s.route} and key = ${s.id} and status is null
-          and created_at = ${s.now}`;
-  // A lost stored 4xx leaves the claim unfinished; it is taken over after a minute and the
-  // retry, which changes nothing either, answers again. Hence asynchronous commit is safe.
-  // Only this request's own claim: a run so late that a retry took its claim over stores
-  // nothing over the retry's record.
-  const store = async ([status, headers, text]: Answer) => {
-    if (s.sealer) ({ headers, text } = await s.sealer.seal({ headers, text }));
-    await sql`with fast as (select set_config('synchronous_commit', 'off', true))
-        update idempotency_keys
-        set status = ${status}, headers = ${JSON.stringify(headers)}::jsonb, body = ${text}
-        from fast
-        where principal = ${s.who} and route = ${s.route} and key = ${s.id} and status is null
-          and created_at = ${s.now}`;
-    return undefined;
-  };
-  return {
-    store,
-    release,
-    async failed(err) {
-      if (isStoredError(err)) await store(storedError(err, ctx));
-      else await release().catch(() => {});
-      throw err;
-    },
-  };
 }

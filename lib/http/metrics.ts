@@ -26,6 +26,7 @@ type Name = keyof typeof CATALOGUE;
 type NameOf<T> = { [K in Name]: (typeof CATALOGUE)[K][0] extends T ? K : never }[Name];
 type Labels = Record<string, string>;
 type Sample = { labels: Labels; value: number };
+type Histogram = { labels: Labels; buckets: number[]; sum: number; count: number };
 
 /** How long a scrape waits for a gauge (a database count) before leaving it out. */
 const GAUGE_READ_MS = 2000;
@@ -54,10 +55,7 @@ function labelText(labels: Labels): string {
 export function createMetrics(): Metrics {
   // Keyed by the metric and its label text; values as Prometheus wants them, cumulative.
   const counters = new Map<string, { name: string; labels: Labels; value: number }>();
-  const histograms = new Map<
-    string,
-    { labels: Labels; buckets: number[]; sum: number; count: number }
-  >();
+  const histograms = new Map<string, Histogram>();
   const gauges: { name: NameOf<"gauge">; read: () => Promise<Sample[]> | Sample[] }[] = [];
 
   const add = (name: string, labels: Labels) => {

@@ -6,7 +6,7 @@ import { type Db, frag, type Fragment } from "../db/db.ts";
 import { sha256Hex } from "../encoding.ts";
 
 /** Every limit of the service is per rolling minute. */
-export const WINDOW_MS = 60_000;
+const WINDOW_MS = 60_000;
 
 export interface LimitResult {
   allowed: boolean;
@@ -127,11 +127,7 @@ export function sharedResult(row: SharedCount, limit: number, now: Date): LimitR
 }
 
 /** Counts one request of `key`: in PostgreSQL when the limits are shared, else in memory. */
-export async function countRequest(
-  app: Counting,
-  key: string,
-  limit: number,
-): Promise<LimitResult> {
+export async function countRequest(app: Counting, key: string, limit: number) {
   if (!sharedLimits(app)) return app.limiter.hit(key, limit);
   const now = app.clock();
   const [row] = await app.db.sql<SharedCount>`

@@ -180,33 +180,26 @@ export type Route = RouteDef<Shape, Shape, any, any, any> & {
 export function routeDefiner<A extends AppContext>(rules: FailureRules) {
   return <QS extends Shape = Shape, PS extends Shape = Shape, B = undefined, PR = null>(
     def: RouteDef<QS, PS, B, PR, A>,
-  ): Route => compileRoute(def, rules);
+  ): Route => {
+    if (def.sealed && def.idempotent !== true) {
+      throw new Error(`${def.method} ${def.path}: sealed needs idempotent: true`);
+    }
+    const paramNames: string[] = [];
+    const source = def.path.split("/").map((segment) => {
+      const param = /^\{([a-zA-Z_]+)\}$/.exec(segment);
+      if (!param) return segment.replace(/[.*+?^$()|[\]\\{}]/g, "\\$&");
+      paramNames.push(param[1]);
+      return "([^/]+)";
+    }).join("/");
+    return { ...def, pattern: new RegExp(`^${source}$`), paramNames, rules };
+  };
 }
 
 /** A route of no API (serviceRules), handled with the plain AppContext. */
 export const defineRoute = routeDefiner<AppContext>(serviceRules);
 
-// deno-lint-ignore no-explicit-any
-function compileRoute(def: RouteDef<Shape, Shape, any, any, any>, rules: FailureRules): Route {
-  if (def.sealed && def.idempotent !== true) {
-    throw new Error(`${def.method} ${def.path}: sealed needs idempotent: true`);
-  }
-  const paramNames: string[] = [];
-  const source = def.path.split("/").map((segment) => {
-    const param = /^\{([a-zA-Z_]+)\}$/.exec(segment);
-    if (!param) return segment.replace(/[.*+?^$()|[\]\\{}]/g, "\\$&");
-    paramNames.push(param[1]);
-    return "([^/]+)";
-  }).join("/");
-  return { ...def, pattern: new RegExp(`^${source}$`), paramNames, rules };
-}
-
 /** Finds the route for a method and path; `allowed` lists the methods the path has otherwise. */
-export function matchRoute(
-  routes: Route[],
-  method: string,
-  path: string,
-): { match: { route: Route; params: Record<string, string> } | null; allowed: Route[] } {
+export function matchRoute(routes: Route[], method: string, path: string) {
   const allowed: Route[] = [];
   for (const route of routes) {
     const found = route.pattern.exec(path);
@@ -225,7 +218,7 @@ export function matchRoute(
 
 export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 
-/** A JSON response; API responses are never cached by intermediaries. */
+/** A JSON response; under /api/ the pipeline adds Cache-Control: no-store (lib/http/app.ts). */
 export function json(body: unknown, status = 200, headers: HeadersInit = {}): Response {
   const out = new Headers(headers);
   out.set("content-type", JSON_CONTENT_TYPE);

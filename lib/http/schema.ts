@@ -69,10 +69,9 @@ function storable(value: string, field: string) {
  * `max` is a rule of the field: none by default (a body is at most 64 KiB anyway);
  * `patternHint` describes the pattern in the error message.
  */
-export function string(
-  options: { min?: number; max?: number; pattern?: RegExp; patternHint?: string } & Doc<string> =
-    {},
-): Schema<string> {
+type StringRules = { min?: number; max?: number; pattern?: RegExp; patternHint?: string };
+
+export function string(options: StringRules & Doc<string> = {}): Schema<string> {
   const { min = 0, max = Infinity, pattern } = options;
   const json: JsonSchema = { type: "string" };
   if (min > 0) json.minLength = min;
@@ -283,22 +282,20 @@ export function object<S extends Shape>(
 export function optional<T>(schema: Schema<T>): Schema<T | undefined>;
 export function optional<T>(schema: Schema<T>, fallback: T): Schema<T>;
 export function optional<T>(schema: Schema<T>, fallback?: T): Schema<T | undefined> {
-  const json = fallback === undefined ? schema.json : { ...schema.json, default: fallback };
   return {
-    json,
+    ...schema,
+    json: fallback === undefined ? schema.json : { ...schema.json, default: fallback },
     optional: true,
     parse: (value, field) => value === undefined ? fallback : schema.parse(value, field),
-    fromString: (raw, field) => schema.fromString(raw, field),
   };
 }
 
 /** May be JSON null. */
 export function nullable<T>(schema: Schema<T>): Schema<T | null> {
   return {
+    ...schema,
     json: nullableJson(schema.json),
-    optional: schema.optional,
     parse: (value, field) => value === null ? null : schema.parse(value, field),
-    fromString: (raw, field) => schema.fromString(raw, field),
   };
 }
 

@@ -24,14 +24,7 @@ export interface StoredAnswer {
   text: string | null;
 }
 
-export interface RecordSealer {
-  /** Keyed digest of the request (HMAC-SHA256, hex): the same body gives the same digest. */
-  digest(canonicalBody: string): Promise<string>;
-  /** The answer with its credential parts encrypted, for the record. */
-  seal(answer: StoredAnswer): Promise<StoredAnswer>;
-  /** The answer as it was sent; throws if a sealed part was altered or moved. */
-  open(answer: StoredAnswer): Promise<StoredAnswer>;
-}
+export type RecordSealer = Awaited<ReturnType<typeof recordSealer>>;
 
 const PREFIX = "sealed:v1:";
 const encoder = new TextEncoder();
@@ -52,11 +45,7 @@ function derive(base: CryptoKey, info: string, algorithm: AesKeyGenParams | Hmac
  * The sealer of one Idempotency-Key record, identified by `record` (principal, route, key):
  * a sealed part opens only in the record and part it was sealed for.
  */
-export async function recordSealer(
-  secretKey: string,
-  parts: SealedParts,
-  record: string[],
-): Promise<RecordSealer> {
+export async function recordSealer(secretKey: string, parts: SealedParts, record: string[]) {
   const base = await crypto.subtle.importKey("raw", encoder.encode(secretKey), "HKDF", false, [
     "deriveKey",
   ]);
@@ -116,12 +105,15 @@ export async function recordSealer(
   };
 
   return {
-    async digest(canonicalBody) {
+    /** Keyed digest of the request (HMAC-SHA256, hex): the same body gives the same digest. */
+    async digest(canonicalBody: string): Promise<string> {
       const mac = await crypto.subtle.sign("HMAC", hmac, encoder.encode(canonicalBody));
       return hex(new Uint8Array(mac));
     },
-    seal: (answer) => transform(answer, sealValue),
-    open: (answer) => transform(answer, openValue),
+    /** The answer with its credential parts encrypted, for the record. */
+    seal: (answer: StoredAnswer) => transform(answer, sealValue),
+    /** The answer as it was sent; throws if a sealed part was altered or moved. */
+    open: (answer: StoredAnswer) => transform(answer, openValue),
   };
 }
 

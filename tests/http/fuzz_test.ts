@@ -671,19 +671,17 @@ async function prepare(c: Case): Promise<Sent> {
       headers.authorization = `Bearer ${await resolveKnown(known("ads-key"))}`;
       break;
     case "owner-bearer":
+    case "member-bearer": {
+      const token = c.auth === "owner-bearer" ? "owner-token" : "member-token";
       headers.authorization = `Bearer ${await resolveKnown(
-        known(revoking ? "throwaway-api" : "owner-token"),
+        known(revoking ? "throwaway-api" : token),
       )}`;
       break;
+    }
     case "owner-cookie":
       headers.cookie = String(
         await resolveKnown(known(revoking ? "throwaway-cookie" : "owner-cookie")),
       );
-      break;
-    case "member-bearer":
-      headers.authorization = `Bearer ${await resolveKnown(
-        known(revoking ? "throwaway-api" : "member-token"),
-      )}`;
       break;
     case "forged-ads":
       headers.authorization = "Bearer onda_ads_0000000000000000000000000000000000000000000";

@@ -5,7 +5,7 @@ import { ApiError } from "../../lib/errors.ts";
 import { json, noAuth } from "../../lib/http/router.ts";
 import { defineAdsRoute } from "../../lib/ads/wing.ts";
 import { defineFormsRoute } from "../../lib/forms/wing.ts";
-import { int, object, optional, string } from "../../lib/http/schema.ts";
+import * as s from "../../lib/http/schema.ts";
 import { body, startTestService, test } from "../_server.ts";
 
 // Probe routes mounted beside the real ones, so the pipeline's body, error and query rules
@@ -17,7 +17,7 @@ const probes = [
     tag: "probe",
     summary: "echo",
     auth: noAuth,
-    body: object({ name: string({ min: 1 }), count: optional(int({ min: 0, max: 10 })) }),
+    body: s.object({ name: s.string({ min: 1 }), count: s.optional(s.int({ min: 0, max: 10 })) }),
     responses: { 200: { description: "echo" } },
     handler: ({ body }) => json(body),
   }),
@@ -27,8 +27,8 @@ const probes = [
     tag: "probe",
     summary: "item",
     auth: noAuth,
-    params: { id: int({ min: 1 }) },
-    query: { limit: optional(int({ min: 1, max: 100 }), 25) },
+    params: { id: s.int({ min: 1 }) },
+    query: { limit: s.optional(s.int({ min: 1, max: 100 }), 25) },
     responses: { 200: { description: "item" } },
     handler: ({ params, query }) => json({ id: params.id, limit: query.limit }),
   }),
@@ -38,7 +38,7 @@ const probes = [
     tag: "probe",
     summary: "ads-style query",
     auth: noAuth,
-    query: { limit: optional(int({ min: 1, max: 100 }), 50) },
+    query: { limit: s.optional(s.int({ min: 1, max: 100 }), 50) },
     responses: { 200: { description: "ok" } },
     handler: ({ query }) => json({ limit: query.limit }),
   }),
@@ -67,6 +67,12 @@ const probes = [
 ];
 
 const service = await startTestService({ extraRoutes: probes });
+
+/** POSTs `body` as JSON to the echo probe. */
+function postEcho(body: BodyInit) {
+  const headers = { "content-type": "application/json" };
+  return service.fetch("/api/v1/probe/echo", { method: "POST", headers, body });
+}
 
 test("http: unknown route is 404 NOT_FOUND in the envelope", async () => {
   const res = await service.fetch("/api/v1/nothing-here");
@@ -143,11 +149,7 @@ test("http: every /api/v1/ response carries X-API-Version: v1", async () => {
 });
 
 test("http: malformed JSON is 400 VALIDATION_FAILED", async () => {
-  const res = await service.fetch("/api/v1/probe/echo", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: '{"name": ',
-  });
+  const res = await postEcho('{"name": ');
   assert.equal(res.status, 400);
   const data = await body<{ error: { code: string; field: string } }>(res);
   assert.equal(data.error.code, "VALIDATION_FAILED");
@@ -157,11 +159,7 @@ test("http: malformed JSON is 400 VALIDATION_FAILED", async () => {
 test("http: a body that is not UTF-8 is 400 VALIDATION_FAILED, never replaced characters", async () => {
   const bytes = new TextEncoder().encode('{"name": "ab"}');
   bytes[11] = 0xff; // inside the string: lenient decoding would store U+FFFD
-  const res = await service.fetch("/api/v1/probe/echo", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: bytes,
-  });
+  const res = await postEcho(bytes);
   assert.equal(res.status, 400);
   const data = await body<{ error: { code: string; field: string } }>(res);
   assert.deepEqual([data.error.code, data.error.field], ["VALIDATION_FAILED", "body"]);
@@ -177,11 +175,7 @@ test("http: a wrong type is 400 naming the field", async () => {
     { payload: [1], field: "body" },
   ];
   for (const { payload, field } of cases) {
-    const res = await service.fetch("/api/v1/probe/echo", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(payload),
-    });
+    const res = await postEcho(JSON.stringify(payload));
     assert.equal(res.status, 400, JSON.stringify(payload));
     const data = await body<{ error: { code: string; field: string } }>(res);
     assert.equal(data.error.code, "VALIDATION_FAILED");
@@ -201,11 +195,7 @@ test("http: a body that is not application/json is 415", async () => {
 
 test("http: a body over 64 KiB is 413, declared or streamed", async () => {
   const big = JSON.stringify({ name: "x".repeat(70 * 1024) });
-  const declared = await service.fetch("/api/v1/probe/echo", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: big,
-  });
+  const declared = await postEcho(big);
   assert.equal(declared.status, 413);
   assert.equal((await body<{ error: { code: string } }>(declared)).error.code, "PAYLOAD_TOO_LARGE");
   // No Content-Length: an endless stream is cut at the limit, not read into memory.
@@ -217,11 +207,7 @@ test("http: a body over 64 KiB is 413, declared or streamed", async () => {
       controller.enqueue(new Uint8Array(16 * 1024).fill(32));
     },
   });
-  const streamed = await service.fetch("/api/v1/probe/echo", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: endless,
-  });
+  const streamed = await postEcho(endless);
   assert.equal(streamed.status, 413);
   await streamed.body?.cancel();
   assert.ok(sent < 10 * 1024 * 1024, `server read ${sent} bytes before answering`);
@@ -246,11 +232,7 @@ test("http: a body of exactly 64 KiB is read; one byte more is 413, declared or 
   for (const [size, status] of [[64 * 1024, 200], [64 * 1024 + 1, 413]]) {
     for (const streamed of [false, true]) {
       const bytes = bodyOf(size);
-      const res = await service.fetch("/api/v1/probe/echo", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: streamed ? streamOf(bytes) : bytes,
-      });
+      const res = await postEcho(streamed ? streamOf(bytes) : bytes);
       assert.equal(res.status, status, `${size} bytes${streamed ? ", streamed" : ""}`);
       await res.body?.cancel();
     }

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { allRoutes } from "../../routes/index.ts";
 import { schemaRegistry } from "../../lib/http/openapi/schemas.ts";
-import { named, nullable, object, string } from "../../lib/http/schema.ts";
+import * as s from "../../lib/http/schema.ts";
 import { body, startTestService, test } from "../_server.ts";
 import { validate } from "../_json_schema.ts";
 
@@ -51,7 +51,9 @@ test("openapi: the document is OpenAPI 3.1 with a SemVer X-Spec-Version", async 
   const served = await body<Doc>(res);
   assert.equal(served.openapi, "3.1.0");
   assert.equal(served.info.version, res.headers.get("x-spec-version"));
-  assert.deepEqual(served.servers.map((s: Doc) => s.url), [service.app.config.publicBaseUrl]);
+  assert.deepEqual(served.servers.map((server: Doc) => server.url), [
+    service.app.config.publicBaseUrl,
+  ]);
 });
 
 test("openapi: every registered route appears with its method, parameters and body", () => {
@@ -199,7 +201,7 @@ test("openapi: X-Workspace-Id and Idempotency-Key are declared where they are re
     const op = doc.paths[route.path][route.method.toLowerCase()];
     const headers = (op.parameters ?? []).map(deref).filter((p: Doc) => p.in === "header")
       .map((p: Doc) => p.name);
-    const signedIn = route.auth.security.some((s) => "sessionCookie" in s);
+    const signedIn = route.auth.security.some((scheme) => "sessionCookie" in scheme);
     assert.equal(headers.includes("X-Workspace-Id"), signedIn, `${route.path}: X-Workspace-Id`);
     assert.equal(headers.includes("Idempotency-Key"), Boolean(route.idempotent), route.path);
   }
@@ -221,7 +223,9 @@ test("openapi: no bound that is not a rule, and instants are date-times", () => 
     for (const [name, property] of Object.entries(schema.properties ?? {}) as [string, Doc][]) {
       // loaded_at is epoch milliseconds by contract (contract.md §1).
       if (!/(_at|^since|^until|^as_of)$/.test(name) || name === "loaded_at") continue;
-      const formats = [deref(property), ...(property.anyOf ?? []).map(deref)].map((s) => s.format);
+      const formats = [deref(property), ...(property.anyOf ?? []).map(deref)].map((schema) =>
+        schema.format
+      );
       assert.ok(formats.includes("date-time"), `${where}/properties/${name} is an instant`);
     }
   }
@@ -293,14 +297,14 @@ test("openapi: /try/{slug} answers as documented: 200 for any well-formed slug, 
 
 test("openapi: a named schema is one component, and one name cannot hold two schemas", () => {
   const registry = schemaRegistry();
-  const period = named("Period", object({ since: string() }));
-  const wrapper = object({ a: period, b: nullable(period) });
+  const period = s.named("Period", s.object({ since: s.string() }));
+  const wrapper = s.object({ a: period, b: s.nullable(period) });
   assert.deepEqual(registry.refer(wrapper.json).properties, {
     a: { $ref: "#/components/schemas/Period" },
     b: { anyOf: [{ $ref: "#/components/schemas/Period" }, { type: "null" }] },
   });
   assert.throws(
-    () => registry.refer(named("Period", object({ until: string() })).json),
+    () => registry.refer(s.named("Period", s.object({ until: s.string() })).json),
     /two different schemas are named Period/,
   );
 });

@@ -3,7 +3,7 @@
 
 import { successorAliasOf } from "../versioning.ts";
 import type { HeaderParam, ResponseDoc, Route } from "../router.ts";
-import { componentName, type JsonSchema, namedJson, type Schema, uuid } from "../schema.ts";
+import * as s from "../schema.ts";
 import { exampleOf, schemaRegistry } from "./schemas.ts";
 import {
   ALIAS_HEADERS,
@@ -23,7 +23,7 @@ export interface WebhookDoc {
   event: string;
   summary: string;
   description: string;
-  payload: Schema<unknown>;
+  payload: s.Schema<unknown>;
 }
 
 export interface WebhookDocs {
@@ -42,7 +42,7 @@ const IDEMPOTENCY_KEY: HeaderParam = {
     "so a retry with the same key runs again; a request given up at the database deadline " +
     "either left nothing behind or, its writes under way, completes them with its answer " +
     "stored (409 while it completes), which the retry with the same key then replays.",
-  schema: uuid({ v4: true }),
+  schema: s.uuid({ v4: true }),
 };
 
 const JSON_TYPE = "application/json";
@@ -66,9 +66,9 @@ function errorStatuses(route: Route): number[] {
   if (route.path.startsWith("/api/")) set.add(503);
   const hasInput = Object.keys(route.query ?? {}).length > 0 || route.body !== undefined;
   if (hasInput) set.add(route.rules.invalidQueryStatus);
-  if (route.body) [400, 413, 415].forEach((s) => set.add(s));
+  if (route.body) [400, 413, 415].forEach((code) => set.add(code));
   if (route.paramNames.length) set.add(404);
-  if (route.idempotent) [400, 409, 422].forEach((s) => set.add(s));
+  if (route.idempotent) [400, 409, 422].forEach((code) => set.add(code));
   return [...set].sort();
 }
 
@@ -78,24 +78,24 @@ export function buildOpenApi(input: {
   serverUrl: string;
   tags: Record<string, string>;
   webhooks: WebhookDocs;
-}): JsonSchema {
+}): s.JsonSchema {
   const registry = schemaRegistry();
   const usedHeaders = new Set<string>();
-  const responses: Record<string, JsonSchema> = {};
-  const parameters: Record<string, JsonSchema> = {};
+  const responses: Record<string, s.JsonSchema> = {};
+  const parameters: Record<string, s.JsonSchema> = {};
   // An unnamed body schema shared by several operations keeps the first one's name.
-  const autoNames = new Map<JsonSchema, string>();
+  const autoNames = new Map<s.JsonSchema, string>();
 
   /** A body's schema: a component under its own name, else under one after its operation. */
-  function bodySchema(json: JsonSchema, fallbackName: string): JsonSchema {
-    if (componentName(json) || json.type !== "object") return registry.refer(json);
+  function bodySchema(json: s.JsonSchema, fallbackName: string): s.JsonSchema {
+    if (s.componentName(json) || json.type !== "object") return registry.refer(json);
     if (!autoNames.has(json)) autoNames.set(json, fallbackName);
-    return registry.refer(namedJson(autoNames.get(json)!, json));
+    return registry.refer(s.namedJson(autoNames.get(json)!, json));
   }
 
   /** The shared headers `names` and a response's `own`, by reference where they are shared. */
-  function headerMap(names: string[], own: Record<string, string> = {}): JsonSchema {
-    const out: JsonSchema = {};
+  function headerMap(names: string[], own: Record<string, string> = {}): s.JsonSchema {
+    const out: s.JsonSchema = {};
     for (const name of [...names, ...Object.keys(own)]) {
       if (own[name] !== undefined && !HEADERS[name]) {
         out[name] = { description: own[name], schema: { type: "string" } };
@@ -107,7 +107,7 @@ export function buildOpenApi(input: {
     return out;
   }
 
-  function headerParam(param: HeaderParam): JsonSchema {
+  function headerParam(param: HeaderParam): s.JsonSchema {
     parameters[param.name] ??= {
       name: param.name,
       in: "header",
@@ -133,11 +133,11 @@ export function buildOpenApi(input: {
     return { $ref: `#/components/responses/${name}` };
   }
 
-  function jsonBody(json: JsonSchema, schema: JsonSchema): JsonSchema {
+  function jsonBody(json: s.JsonSchema, schema: s.JsonSchema): s.JsonSchema {
     return { required: true, content: { [JSON_TYPE]: { schema, example: exampleOf(json) } } };
   }
 
-  function media(doc: ResponseDoc, fallbackName: string): JsonSchema | undefined {
+  function media(doc: ResponseDoc, fallbackName: string): s.JsonSchema | undefined {
     if (doc.content) {
       return Object.fromEntries(
         Object.entries(doc.content).map(([type, m]) => [type, {
@@ -156,17 +156,13 @@ export function buildOpenApi(input: {
     return { [type]: doc.example === undefined ? { schema } : { schema, example: doc.example } };
   }
 
-  function operation(route: Route, alias: boolean): JsonSchema {
+  function operation(route: Route, alias: boolean): s.JsonSchema {
     const baseName = pascal(operationId(route, false));
-    const params: JsonSchema[] = [];
+    const params: s.JsonSchema[] = [];
     // The description of a parameter's value describes the parameter.
-    const param = (name: string, where: string, required: boolean, json: JsonSchema) => {
+    const param = (name: string, where: string, required: boolean, json: s.JsonSchema) => {
       const { description, ...schema } = registry.refer(json);
-      params.push(
-        description
-          ? { name, in: where, required, description, schema }
-          : { name, in: where, required, schema },
-      );
+      params.push({ name, in: where, required, ...(description && { description }), schema });
     };
     for (const name of route.paramNames) {
       param(name, "path", true, route.params?.[name]?.json ?? { type: "string" });
@@ -184,15 +180,12 @@ export function buildOpenApi(input: {
     if (route.idempotent) sent.push("Idempotent-Replayed");
     if (alias) sent.push(...ALIAS_HEADERS);
 
-    const out: JsonSchema = {};
+    const out: s.JsonSchema = {};
     const statuses = Object.keys(route.responses).map(Number).sort();
-    const firstSuccess = statuses.find((s) => s < 300);
+    const firstSuccess = statuses.find((status) => status < 300);
     for (const status of statuses) {
       const doc = route.responses[status];
-      const body = media(
-        doc,
-        `${baseName}Response${status === firstSuccess ? "" : status}`,
-      );
+      const body = media(doc, `${baseName}Response${status === firstSuccess ? "" : status}`);
       if (status >= 400 && !body) {
         // An error of the envelope that this route describes in its own words.
         out[status] = errorResponse(status, doc.description, doc.headers);
@@ -203,7 +196,7 @@ export function buildOpenApi(input: {
     }
     for (const status of errorStatuses(route)) out[status] ??= errorResponse(status);
 
-    const op: JsonSchema = {
+    const op: s.JsonSchema = {
       operationId: operationId(route, alias),
       summary: route.summary,
       description: [route.description, route.auth.describe].filter(Boolean).join("\n\n"),
@@ -223,7 +216,7 @@ export function buildOpenApi(input: {
     return op;
   }
 
-  function webhook(doc: WebhookDoc): JsonSchema {
+  function webhook(doc: WebhookDoc): s.JsonSchema {
     return {
       post: {
         operationId: "webhook" + pascal(doc.event),
@@ -234,13 +227,13 @@ export function buildOpenApi(input: {
         parameters: input.webhooks.headers.map(headerParam),
         requestBody: jsonBody(doc.payload.json, registry.refer(doc.payload.json)),
         responses: Object.fromEntries(
-          Object.entries(input.webhooks.responses).map(([s, d]) => [s, { description: d }]),
+          Object.entries(input.webhooks.responses).map(([code, d]) => [code, { description: d }]),
         ),
       },
     };
   }
 
-  const paths: JsonSchema = {};
+  const paths: s.JsonSchema = {};
   const add = (path: string, route: Route, alias: boolean) => {
     paths[path] ??= {};
     paths[path][route.method.toLowerCase()] = operation(route, alias);
@@ -253,7 +246,7 @@ export function buildOpenApi(input: {
   const webhooks = Object.fromEntries(input.webhooks.events.map((e) => [e.event, webhook(e)]));
 
   const tagNames = new Set([...input.routes.map((r) => r.tag), "webhooks"]);
-  const sorted = (record: Record<string, JsonSchema>) =>
+  const sorted = (record: Record<string, s.JsonSchema>) =>
     Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
   return {
     openapi: "3.1.0",

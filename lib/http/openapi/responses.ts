@@ -2,11 +2,11 @@
 // sends (lib/http/app.ts, the auth rules), the error envelope and the error responses.
 
 import { ERROR_CODES } from "../../errors.ts";
-import { enumOf, type JsonSchema, named, nullable, object, string } from "../schema.ts";
+import * as s from "../schema.ts";
 import { SUNSET_HTTP } from "../versioning.ts";
 
 /** Each header the service sends on more than one route, as components/headers. */
-export const HEADERS: Record<string, JsonSchema> = {
+export const HEADERS: Record<string, s.JsonSchema> = {
   "X-Trace-Id": {
     description: "The trace id of this request (from a valid traceparent, else new); the log " +
       "line and error.trace_id carry the same.",
@@ -82,14 +82,14 @@ const RATE_LIMIT_HEADERS = [
   "RateLimit",
 ];
 
-export const errorSchema = named(
+export const errorSchema = s.named(
   "Error",
-  object({
-    error: object({
-      code: enumOf(ERROR_CODES),
-      message: string({ description: "What to change, in one or two sentences." }),
-      field: nullable(string({ description: "The request field at fault, if one is." })),
-      trace_id: string({ description: "Equals the X-Trace-Id response header." }),
+  s.object({
+    error: s.object({
+      code: s.enumOf(ERROR_CODES),
+      message: s.string({ description: "What to change, in one or two sentences." }),
+      field: s.nullable(s.string({ description: "The request field at fault, if one is." })),
+      trace_id: s.string({ description: "Equals the X-Trace-Id response header." }),
     }),
   }, {
     description: "The error envelope of every error of both APIs.",
@@ -231,7 +231,7 @@ export function errorHeaderNames(status: number): string[] {
 }
 
 /** The error example of a status: its code and a message. */
-export function errorExample(status: number): JsonSchema {
+export function errorExample(status: number): s.JsonSchema {
   return {
     error: {
       code: ERRORS[status]?.code ?? "INTERNAL",

@@ -3,16 +3,10 @@
 
 import { componentName, type JsonSchema } from "../schema.ts";
 
-/** The components/schemas of one document being built; local to that build. */
-export interface SchemaRegistry {
-  readonly schemas: Record<string, JsonSchema>;
-  /** The schema with every named part replaced by a $ref to its component. */
-  refer(json: JsonSchema): JsonSchema;
-}
-
 const SUBSCHEMA_LISTS = ["anyOf", "oneOf", "allOf"];
 
-export function schemaRegistry(): SchemaRegistry {
+/** The components/schemas of one document being built; local to that build. */
+export function schemaRegistry() {
   const schemas: Record<string, JsonSchema> = {};
   // The text of each component's definition, to tell a second definition under one name.
   const texts = new Map<string, string>();
@@ -35,6 +29,7 @@ export function schemaRegistry(): SchemaRegistry {
     return out;
   }
 
+  /** The schema with every named part replaced by a $ref to its component. */
   function refer(json: JsonSchema): JsonSchema {
     const name = componentName(json);
     if (!name) return inner(json);
