@@ -145,9 +145,11 @@ async function admin(argv: string[], ctx: CommandContext): Promise<string[]> {
 async function loadAds(ctx: CommandContext): Promise<{ key: string; fresh: boolean }> {
   const { db, clock } = ctx;
   const now = clock();
-  const [snapshot] = await db.sql`select 1 from ads_snapshots where id = ${DEMO_SNAPSHOT}`;
-  const [account] = await db.sql`select 1 from ads_accounts where id = ${DEMO_ACCOUNT}`;
-  if (!snapshot) {
+  const [has] = await db.sql<{ snapshot: boolean; account: boolean; granted: boolean }>`
+    select exists(select 1 from ads_snapshots where id = ${DEMO_SNAPSHOT}) as snapshot,
+           exists(select 1 from ads_accounts where id = ${DEMO_ACCOUNT}) as account,
+           exists(select 1 from ads_grants where account_id = ${DEMO_ACCOUNT}) as granted`;
+  if (!has.snapshot) {
     const result = await importSnapshot(db, streamOf(demoSnapshotLines(now)), {
       approve: true,
       progress: ctx.err,
@@ -157,8 +159,12 @@ async function loadAds(ctx: CommandContext): Promise<{ key: string; fresh: boole
         `(snapshot ${result.snapshotId}, approved)`,
     );
   }
-  if (!account) {
+  if (!has.account) {
     await admin(["account", "create", DEMO_ACCOUNT, "--name", "Demo Media Agency"], ctx);
+  }
+  // Decided by the grant itself, not the account: a run that stopped between the two left the
+  // account without one, and the demo key would see nothing.
+  if (!has.granted) {
     const from = new Date(Math.floor(now.getTime() / 86_400_000 - DAYS - 7) * 86_400_000);
     const until = new Date(from.getTime() + 400 * 86_400_000);
     const stations = STATIONS.map(([id]) => id).join(",");
@@ -172,7 +178,7 @@ async function loadAds(ctx: CommandContext): Promise<{ key: string; fresh: boole
   // A new key each run: keys are shown once and only their digest is stored.
   const flags = ["--permissions", "ads:read,reports:read,coverage:read", "--label", "demo"];
   const out = await admin(["key", "create", DEMO_ACCOUNT, ...flags], ctx);
-  return { key: out[out.length - 1], fresh: !snapshot || !account };
+  return { key: out[out.length - 1], fresh: !has.snapshot || !has.granted };
 }
 
 /** The forms data; true when some of it was added. */
