@@ -5,7 +5,7 @@ import { createHandler, type Handler } from "./http/app.ts";
 import type { Config } from "./config.ts";
 import { type Db, isConnectionError, openDb } from "./db/db.ts";
 import { EXPIRED, within } from "./db/deadline.ts";
-import { openReadReplica } from "./db/replica.ts";
+import { openReadReplica, type ReadReplica } from "./db/replica.ts";
 import { checkDataDir, describeDataDirError } from "./data_dir.ts";
 import { type LogSink, stdoutLog } from "./log.ts";
 import { migrate } from "./db/migrate.ts";
@@ -142,7 +142,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   let metricsServer: Deno.HttpServer<Deno.NetAddr> | null = null;
   let app: ServiceApp;
   let db: Db;
-  let replica: Awaited<ReturnType<typeof openReadReplica>> | null = null;
+  let replica: ReadReplica | null = null;
   try {
     if (config.metricsAddr) {
       metricsServer = listen(

@@ -127,7 +127,7 @@ export interface Db {
    * whole there (callers load in bounded batches). Used by `admin import`.
    */
   beginBulk<T>(fn: (tx: Sql, copyIn: CopyIn) => Promise<T>): Promise<T>;
-  /** The underlying client, for backend-specific bulk paths (COPY); everything else uses sql. */
+  /** The underlying client, for backend-specific probes (bench/ads.ts); all else uses sql. */
   readonly raw: { postgres?: postgres.Sql; pglite?: PGlite };
 }
 
