@@ -1,6 +1,8 @@
 // Benchmark data for the ads API: a realistic NDJSON snapshot (stations, brands, occurrences
 // in time order with a few brands per campaign, captures with gaps), written to a file.
 
+import { seeded } from "../lib/demo.ts";
+
 const DAY = 86_400_000;
 
 export interface DataShape {
@@ -15,18 +17,6 @@ export interface DataShape {
    * imports beside the main data set; the main one has none.
    */
   tag?: number;
-}
-
-/** Mulberry32: seeded, so two runs generate the same data. */
-function seeded(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6D2B79F5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export const stationId = (i: number) => `st-${String(i).padStart(3, "0")}`;

@@ -1,45 +1,7 @@
 // Configuration: read once from the environment at start, validated, then passed down.
 
-export interface Config {
-  port: number;
-  host: string;
-  databaseUrl: string | null;
-  /** A streaming replica of DATABASE_URL: the ads API reads there (lib/db/replica.ts). */
-  databaseReadUrl: string | null;
-  dataDir: string;
-  publicBaseUrl: string;
-  /** Signs cursors and other server-issued tokens; generated and stored in the database when unset. */
-  secretKey: string | null;
-  dbPoolMax: number;
-  /** How long an ads API request waits for the database before answering 503 UNAVAILABLE. */
-  adsDatabaseTimeoutMs: number;
-  /**
-   * How long any other request under /api/ (forms, webhooks, the document) waits for the
-   * database before it answers 500 INTERNAL; what it had not committed is rolled back.
-   */
-  databaseTimeoutMs: number;
-  shutdownTimeoutMs: number;
-  /** Take the client address from X-Forwarded-For (only behind a trusted proxy). */
-  trustProxy: boolean;
-  rateLimitKeyPerMinute: number;
-  rateLimitPublicPerMinute: number;
-  rateLimitUserPerMinute: number;
-  /** deployment: the limits are counted in PostgreSQL for every instance; instance: in memory. */
-  rateLimitScope: "deployment" | "instance";
-  planFreeAnswersPerMonth: number;
-  planProAnswersPerMonth: number;
-  defaultPlan: "free" | "pro" | "business";
-  coverageGapSeconds: number;
-  webhookAllowPrivateTargets: boolean;
-  webhookRetryDelays: number[];
-  webhookWorker: boolean;
-  /** Days events, deliveries and attempts are kept (the events feed and the delivery log). */
-  eventRetentionDays: number;
-  /** Bearer token a scrape of /metrics must send; null = none (then only METRICS_ADDR serves). */
-  metricsToken: string | null;
-  /** A second listener for /metrics alone; null = /metrics on the main port, if a token is set. */
-  metricsAddr: { hostname: string; port: number } | null;
-}
+/** The configuration, as loadConfig returns it. */
+export type Config = ReturnType<typeof loadConfig>;
 
 const RETRY_DELAYS = "5,300,1800,7200,18000,36000,50400,72000,86400";
 
@@ -134,7 +96,7 @@ function addrVar(env: Env, name: string): { hostname: string; port: number } | n
   return { hostname: match[1] ?? match[2], port: Number(match[3]) };
 }
 
-export function loadConfig(env: Env): Config {
+export function loadConfig(env: Env) {
   const port = intVar(env, "PORT", 8080, 0, 65535);
   const publicBaseUrl = urlVar(env, "PUBLIC_BASE_URL", ["http:", "https:"]) ??
     `http://localhost:${port}`;
@@ -161,18 +123,27 @@ export function loadConfig(env: Env): Config {
     port,
     host: env.HOST || "0.0.0.0",
     databaseUrl,
+    /** A streaming replica of DATABASE_URL: the ads API reads there (lib/db/replica.ts). */
     databaseReadUrl,
     dataDir: env.DATA_DIR || "./data",
     publicBaseUrl: publicBaseUrl.replace(/\/+$/, ""),
+    /** Signs cursors and other server-issued tokens; unset: generated, kept in the database. */
     secretKey,
     dbPoolMax: intVar(env, "DB_POOL_MAX", 10, 1, 1000),
+    /** How long an ads API request waits for the database before answering 503 UNAVAILABLE. */
     adsDatabaseTimeoutMs: intVar(env, "ADS_DATABASE_TIMEOUT_MS", 5000, 100, 600_000),
+    /**
+     * How long any other request under /api/ (forms, webhooks, the document) waits for the
+     * database before it answers 500 INTERNAL; what it had not committed is rolled back.
+     */
     databaseTimeoutMs: intVar(env, "DATABASE_TIMEOUT_MS", 10_000, 100, 600_000),
     shutdownTimeoutMs: intVar(env, "SHUTDOWN_TIMEOUT_MS", 10_000, 0, 600_000),
+    /** Take the client address from X-Forwarded-For (only behind a trusted proxy). */
     trustProxy: boolVar(env, "TRUST_PROXY", false),
     rateLimitKeyPerMinute: intVar(env, "RATE_LIMIT_KEY_PER_MINUTE", 60, 1, 100_000_000),
     rateLimitPublicPerMinute: intVar(env, "RATE_LIMIT_PUBLIC_PER_MINUTE", 120, 1, 100_000_000),
     rateLimitUserPerMinute: intVar(env, "RATE_LIMIT_USER_PER_MINUTE", 600, 1, 100_000_000),
+    /** deployment: the limits are counted in PostgreSQL for every instance; instance: in memory. */
     rateLimitScope: oneOfVar(env, "RATE_LIMIT_SCOPE", ["deployment", "instance"]),
     planFreeAnswersPerMonth: intVar(env, "PLAN_FREE_ANSWERS_PER_MONTH", 1000, 0, 2 ** 31 - 1),
     planProAnswersPerMonth: intVar(env, "PLAN_PRO_ANSWERS_PER_MONTH", 100_000, 0, 2 ** 31 - 1),
@@ -181,8 +152,11 @@ export function loadConfig(env: Env): Config {
     webhookAllowPrivateTargets: boolVar(env, "WEBHOOK_ALLOW_PRIVATE_TARGETS", false),
     webhookRetryDelays: delaysRaw.split(",").map(Number),
     webhookWorker: boolVar(env, "WEBHOOK_WORKER", true),
+    /** Days events, deliveries and attempts are kept (the events feed and the delivery log). */
     eventRetentionDays: intVar(env, "EVENT_RETENTION_DAYS", 30, 1, 3650),
+    /** Bearer token a scrape of /metrics must send; null = none (then only METRICS_ADDR serves). */
     metricsToken,
+    /** A second listener for /metrics alone; null = /metrics on the main port if a token is set. */
     metricsAddr: addrVar(env, "METRICS_ADDR"),
   };
 }

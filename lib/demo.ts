@@ -47,8 +47,8 @@ const DEMO_QUESTIONS = [
   { title: "How would you rate our ad breaks?", type: "rating" },
 ];
 
-/** A small seeded generator, so every demo data set is the same. */
-function random(seed: number): () => number {
+/** Mulberry32, a small seeded generator: every demo (and bench) data set is the same. */
+export function seeded(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -67,18 +67,20 @@ function uuidFrom(next: () => number): string {
   return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;
 }
 
+const ndjson = (record: object) => JSON.stringify(record) + "\n";
+
 /**
  * The demo snapshot as NDJSON lines: stations, brands, four weeks of ad occurrences (mostly
  * confirmed, some pending or rejected) up to `end`, and hourly captures with a few gaps.
  */
 function* demoSnapshotLines(end: Date): Generator<string> {
-  const next = random(20261122);
+  const next = seeded(20261122);
   const dayMs = 86_400_000;
   const lastDay = Math.floor(end.getTime() / dayMs) * dayMs;
   const firstDay = lastDay - (DAYS - 1) * dayMs;
-  yield JSON.stringify({ type: "snapshot", id: DEMO_SNAPSHOT, exported_at: end.toISOString() });
-  for (const [id, name] of STATIONS) yield JSON.stringify({ type: "station", id, name });
-  for (const [id, name] of BRANDS) yield JSON.stringify({ type: "brand", id, name });
+  yield ndjson({ type: "snapshot", id: DEMO_SNAPSHOT, exported_at: end.toISOString() });
+  for (const [id, name] of STATIONS) yield ndjson({ type: "station", id, name });
+  for (const [id, name] of BRANDS) yield ndjson({ type: "brand", id, name });
   for (const [station] of STATIONS) {
     for (let day = firstDay; day <= lastDay; day += dayMs) {
       for (let hour = 6; hour < 24; hour++) {
@@ -86,7 +88,7 @@ function* demoSnapshotLines(end: Date): Generator<string> {
         if (hourStart + 3_600_000 > end.getTime()) break;
         // A capture per hour, except the odd hour the recorder was down.
         if (next() > 0.04) {
-          yield JSON.stringify({
+          yield ndjson({
             type: "capture",
             id: `${station}-${new Date(hourStart).toISOString().slice(0, 13)}`,
             station_id: station,
@@ -101,7 +103,7 @@ function* demoSnapshotLines(end: Date): Generator<string> {
           const brand = BRANDS[Math.floor(next() * BRANDS.length)][0];
           const second = BRANDS[Math.floor(next() * BRANDS.length)][0];
           const roll = next();
-          yield JSON.stringify({
+          yield ndjson({
             type: "occurrence",
             id: uuidFrom(next),
             station_id: station,
@@ -121,19 +123,6 @@ function* demoSnapshotLines(end: Date): Generator<string> {
   }
 }
 
-/** The lines as NDJSON bytes, a thousand lines a chunk. */
-function streamOf(lines: Iterable<string>): ReadableStream<Uint8Array> {
-  const chunks = function* () {
-    const chunk: string[] = [];
-    for (const line of lines) {
-      chunk.push(line + "\n");
-      if (chunk.length === 1000) yield chunk.splice(0).join("");
-    }
-    if (chunk.length) yield chunk.join("");
-  };
-  return ReadableStream.from(chunks()).pipeThrough(new TextEncoderStream());
-}
-
 async function admin(argv: string[], ctx: CommandContext): Promise<string[]> {
   const out: string[] = [];
   const status = await runAdmin(argv, { ...ctx, out: (line) => out.push(line) });
@@ -145,20 +134,24 @@ async function admin(argv: string[], ctx: CommandContext): Promise<string[]> {
 async function loadAds(ctx: CommandContext): Promise<{ key: string; fresh: boolean }> {
   const { db, clock } = ctx;
   const now = clock();
-  const [snapshot] = await db.sql`select 1 from ads_snapshots where id = ${DEMO_SNAPSHOT}`;
-  const [account] = await db.sql`select 1 from ads_accounts where id = ${DEMO_ACCOUNT}`;
-  if (!snapshot) {
-    const result = await importSnapshot(db, streamOf(demoSnapshotLines(now)), {
-      approve: true,
-      progress: ctx.err,
-    });
+  const [has] = await db.sql<{ snapshot: boolean; account: boolean; granted: boolean }>`
+    select exists(select 1 from ads_snapshots where id = ${DEMO_SNAPSHOT}) as snapshot,
+           exists(select 1 from ads_accounts where id = ${DEMO_ACCOUNT}) as account,
+           exists(select 1 from ads_grants where account_id = ${DEMO_ACCOUNT}) as granted`;
+  if (!has.snapshot) {
+    const lines = ReadableStream.from(demoSnapshotLines(now)).pipeThrough(new TextEncoderStream());
+    const result = await importSnapshot(db, lines, { approve: true, progress: ctx.err });
     ctx.err(
       `demo: imported ${result.occurrences} occurrences and ${result.captures} captures ` +
         `(snapshot ${result.snapshotId}, approved)`,
     );
   }
-  if (!account) {
+  if (!has.account) {
     await admin(["account", "create", DEMO_ACCOUNT, "--name", "Demo Media Agency"], ctx);
+  }
+  // Decided by the grant itself, not the account: a run that stopped between the two left the
+  // account without one, and the demo key would see nothing.
+  if (!has.granted) {
     const from = new Date(Math.floor(now.getTime() / 86_400_000 - DAYS - 7) * 86_400_000);
     const until = new Date(from.getTime() + 400 * 86_400_000);
     const stations = STATIONS.map(([id]) => id).join(",");
@@ -172,7 +165,7 @@ async function loadAds(ctx: CommandContext): Promise<{ key: string; fresh: boole
   // A new key each run: keys are shown once and only their digest is stored.
   const flags = ["--permissions", "ads:read,reports:read,coverage:read", "--label", "demo"];
   const out = await admin(["key", "create", DEMO_ACCOUNT, ...flags], ctx);
-  return { key: out[out.length - 1], fresh: !snapshot || !account };
+  return { key: out[out.length - 1], fresh: !has.snapshot || !has.granted };
 }
 
 /** The forms data; true when some of it was added. */
@@ -232,7 +225,7 @@ async function loadForms(db: Db, config: Config, err: (line: string) => void): P
 
     // A few visitors' sessions, so that exports and webhooks have something to show.
     const form = (await call(`/api/v1/public/q/${DEMO_SLUG}`)).data;
-    const next = random(7);
+    const next = seeded(7);
     const names = ["Ana Silva", "Rui Costa", "Marta Pires", "João Neves", "Inês Rocha"];
     for (const [i, name] of names.entries()) {
       const session = await call(`/api/v1/public/q/${DEMO_SLUG}/sessions`, {

@@ -1,11 +1,11 @@
 // Starts the service: database, migrations, secrets, HTTP server and background workers;
 // stops it gracefully. main.ts and the tests both use it, so tests run the real thing.
 
-import { createHandler } from "./http/app.ts";
+import { createHandler, type Handler } from "./http/app.ts";
 import type { Config } from "./config.ts";
 import { type Db, isConnectionError, openDb } from "./db/db.ts";
 import { EXPIRED, within } from "./db/deadline.ts";
-import { openReadReplica } from "./db/replica.ts";
+import { openReadReplica, type ReadReplica } from "./db/replica.ts";
 import { checkDataDir, describeDataDirError } from "./data_dir.ts";
 import { type LogSink, stdoutLog } from "./log.ts";
 import { migrate } from "./db/migrate.ts";
@@ -16,7 +16,6 @@ import { createMetrics, gaugePools, metricsHandler } from "./http/metrics.ts";
 import { webhookQueueDepth } from "./webhooks/worker.ts";
 import { routes as metricsRoutes } from "../routes/metrics.ts";
 import type { Route } from "./http/router.ts";
-import type { Handler } from "./http/app.ts";
 import { loadSecretKey } from "./db/secrets.ts";
 import { migrations } from "../sql/migrations.ts";
 import { allRoutes } from "../routes/index.ts";
@@ -66,19 +65,10 @@ export async function openDatabase(
   config: Config,
   contactMs = DATABASE_CONTACT_MS,
 ): Promise<Db> {
-  if (!config.databaseUrl) {
-    await checkDataDir(config.dataDir);
-    let db: Db;
-    try {
-      db = await openDb({ databaseUrl: null, dataDir: config.dataDir });
-    } catch (err) {
-      throw describeDataDirError(config.dataDir, err);
-    }
-    await migrate(db, migrations);
-    return db;
-  }
-  const url = config.databaseUrl;
-  const db = await openDb({ databaseUrl: url, dataDir: config.dataDir, poolMax: config.dbPoolMax });
+  const { databaseUrl: url, dataDir } = config;
+  if (!url) await checkDataDir(dataDir);
+  const db = await openDb({ databaseUrl: url, dataDir, poolMax: config.dbPoolMax })
+    .catch((err) => Promise.reject(url ? err : describeDataDirError(dataDir, err)));
   try {
     // A host that drops packets would hold the start without a word: a connection is not
     // given up on its own there.
@@ -89,7 +79,7 @@ export async function openDatabase(
     return db;
   } catch (err) {
     await within(db.close(), 1000);
-    throw describeDatabaseError(url, err);
+    throw url ? describeDatabaseError(url, err) : err;
   }
 }
 
@@ -152,7 +142,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   let metricsServer: Deno.HttpServer<Deno.NetAddr> | null = null;
   let app: ServiceApp;
   let db: Db;
-  let replica: Awaited<ReturnType<typeof openReadReplica>> | null = null;
+  let replica: ReadReplica | null = null;
   try {
     if (config.metricsAddr) {
       metricsServer = listen(

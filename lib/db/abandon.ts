@@ -8,14 +8,6 @@ function givenUp(): DatabaseUnavailable {
   return new DatabaseUnavailable(new Error("the request was given up at its deadline"));
 }
 
-function refusing(sql: Sql, signal: AbortSignal): Sql {
-  const query = <T>(strings: TemplateStringsArray, ...values: unknown[]) =>
-    signal.aborted ? Promise.reject(givenUp()) : sql(strings, ...values);
-  return Object.assign(query, {
-    exec: (script: string) => signal.aborted ? Promise.reject(givenUp()) : sql.exec(script),
-  }) as Sql;
-}
-
 /**
  * `db` for the request whose deadline aborts `signal`. The client was told that its request
  * failed, so what the request had not done must not happen afterwards, when the database
@@ -28,23 +20,27 @@ function refusing(sql: Sql, signal: AbortSignal): Sql {
  * with the same key replays the answer instead of writing twice.
  */
 export function abandonable(db: Db, signal: AbortSignal): Db {
-  const commitUnlessGivenUp = <T>(result: T): T => {
+  const unlessGivenUp = <T>(work: () => Promise<T>): Promise<T> =>
+    signal.aborted ? Promise.reject(givenUp()) : work();
+  const refusing = (sql: Sql): Sql =>
+    Object.assign(
+      (strings: TemplateStringsArray, ...values: unknown[]) =>
+        unlessGivenUp(() => sql(strings, ...values)),
+      { exec: (script: string) => unlessGivenUp(() => sql.exec(script)) },
+    ) as Sql;
+  const commitUnlessGivenUp = async <T>(work: Promise<T>): Promise<T> => {
+    const result = await work;
     if (signal.aborted) throw givenUp();
     return result;
   };
   return {
     ...db,
-    sql: refusing(db.sql, signal),
-    keptPlans: refusing(db.keptPlans, signal),
-    begin: (fn) =>
-      signal.aborted
-        ? Promise.reject(givenUp())
-        : db.begin(async (tx) => commitUnlessGivenUp(await fn(refusing(tx, signal)))),
+    sql: refusing(db.sql),
+    keptPlans: refusing(db.keptPlans),
+    begin: (fn) => unlessGivenUp(() => db.begin((tx) => commitUnlessGivenUp(fn(refusing(tx))))),
     beginBulk: (fn) =>
-      signal.aborted
-        ? Promise.reject(givenUp())
-        : db.beginBulk(async (tx, copyIn) =>
-          commitUnlessGivenUp(await fn(refusing(tx, signal), copyIn))
-        ),
+      unlessGivenUp(() =>
+        db.beginBulk((tx, copyIn) => commitUnlessGivenUp(fn(refusing(tx), copyIn)))
+      ),
   };
 }

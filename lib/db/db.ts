@@ -26,7 +26,7 @@ export interface Fragment {
 }
 
 export function frag(strings: TemplateStringsArray, ...values: unknown[]): Fragment {
-  return { [FRAGMENT]: true, strings: [...strings], values };
+  return { [FRAGMENT]: true, strings, values };
 }
 
 /** An empty fragment, for optional conditions. */
@@ -40,22 +40,9 @@ function isFragment(value: unknown): value is Fragment {
 export function join(fragments: Fragment[], separator: Fragment): Fragment {
   const parts = fragments.filter((f) => f.values.length > 0 || f.strings.some((s) => s.trim()));
   if (parts.length === 0) return empty;
-  const strings: string[] = [];
-  const values: unknown[] = [];
-  parts.forEach((part, i) => {
-    if (i > 0) appendFragment(strings, values, separator);
-    appendFragment(strings, values, part);
-  });
-  return { [FRAGMENT]: true, strings, values };
-}
-
-function appendFragment(strings: string[], values: unknown[], part: Fragment) {
-  if (strings.length === 0) strings.push("");
-  strings[strings.length - 1] += part.strings[0];
-  for (let i = 0; i < part.values.length; i++) {
-    values.push(part.values[i]);
-    strings.push(part.strings[i + 1]);
-  }
+  // The parts and separators as nested fragments: compile inlines each with its own values.
+  const values = parts.flatMap((part, i) => i === 0 ? [part] : [separator, part]);
+  return { [FRAGMENT]: true, strings: ["", ...values.map(() => "")], values };
 }
 
 /** Compiles a template (with nested fragments) into `$n` text and a parameter list. */
@@ -140,7 +127,7 @@ export interface Db {
    * whole there (callers load in bounded batches). Used by `admin import`.
    */
   beginBulk<T>(fn: (tx: Sql, copyIn: CopyIn) => Promise<T>): Promise<T>;
-  /** The underlying client, for backend-specific bulk paths (COPY); everything else uses sql. */
+  /** The underlying client, for backend-specific probes (bench/ads.ts); all else uses sql. */
   readonly raw: { postgres?: postgres.Sql; pglite?: PGlite };
 }
 
@@ -173,15 +160,6 @@ export function isConnectionError(err: unknown): boolean {
     name === "NotConnected" || name === "BrokenPipe" || name === "TimedOut";
 }
 
-/** Binary COPY tuples with the stream's header before them and its trailer after. */
-async function* framedBinary(
-  chunks: AsyncIterable<string | Uint8Array<ArrayBuffer>>,
-): AsyncGenerator<string | Uint8Array> {
-  yield COPY_BINARY_HEADER;
-  yield* chunks;
-  yield COPY_BINARY_TRAILER;
-}
-
 /** The same chunks, or null when there are none: a COPY of no rows is not sent. */
 async function nonEmpty<T>(chunks: AsyncIterable<T>): Promise<AsyncIterable<T> | null> {
   const rest = chunks[Symbol.asyncIterator]();
@@ -193,18 +171,61 @@ async function nonEmpty<T>(chunks: AsyncIterable<T>): Promise<AsyncIterable<T> |
   })();
 }
 
+/**
+ * A backend's CopyIn: `load` runs the COPY statement reading from `source` with the data, binary
+ * tuples framed by the stream's header and trailer.
+ */
+function copyFrom(
+  source: string,
+  load: (statement: string, data: AsyncIterable<string | Uint8Array<ArrayBuffer>>) => Promise<void>,
+): CopyIn {
+  const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+  const copyIn: CopyInEither = async (table, columns, all, format) => {
+    const chunks = await nonEmpty(all);
+    if (!chunks) return;
+    const binary = format === "binary";
+    await load(
+      `copy ${quote(table)} (${columns.map(quote).join(", ")}) from ${source}` +
+        (binary ? " with (format binary)" : ""),
+      binary
+        ? (async function* () {
+          yield COPY_BINARY_HEADER;
+          yield* chunks;
+          yield COPY_BINARY_TRAILER;
+        })()
+        : chunks,
+    );
+  };
+  return copyIn as CopyIn;
+}
+
 function rethrow(err: unknown): never {
   throw isConnectionError(err) ? new DatabaseUnavailable(err) : err;
 }
 
-/** Runs work counted in busy[pool] while it is under way (Db.pools: neither driver tells). */
-async function counted<T>(busy: Record<string, number>, pool: string, work: () => Promise<T>) {
-  busy[pool]++;
+/** Statements and transactions under way on one pool (Db.pools: neither driver tells). */
+type Busy = { count: number };
+
+async function counted<T>(busy: Busy, work: () => Promise<T>) {
+  busy.count++;
   try {
     return await work();
   } finally {
-    busy[pool]--;
+    busy.count--;
   }
+}
+
+/** An Sql over a driver's `query` and `exec`, each query counted in `busy` when given. */
+function sqlOver(
+  query: (text: string, params: unknown[]) => Promise<Row[]>,
+  exec: (script: string) => Promise<unknown>,
+  busy?: Busy,
+): Sql {
+  const run = (strings: TemplateStringsArray, ...values: unknown[]) => {
+    const { text, params } = compile(strings, values);
+    return busy ? counted(busy, () => query(text, params)) : query(text, params);
+  };
+  return Object.assign(run, { exec: (script: string) => exec(script).then(() => {}) }) as Sql;
 }
 
 export interface DbOptions {
@@ -290,52 +311,41 @@ function openPostgres(url: string, max: number): Db {
     connection: { plan_cache_mode: "force_generic_plan" },
     // deno-lint-ignore no-explicit-any
   } as any);
-  const busy = { main: 0, kept: 0 };
+  const main = { count: 0 }, kept = { count: 0 };
   // A transaction's statements run on its one connection, counted once with the transaction.
-  const bind = (conn: postgres.Sql, pool?: keyof typeof busy): Sql => {
-    // deno-lint-ignore no-explicit-any
-    const run = (strings: TemplateStringsArray, ...values: unknown[]): Promise<any[]> => {
-      const { text, params } = compile(strings, values);
+  const bind = (conn: postgres.Sql, busy?: Busy) =>
+    sqlOver(
       // unsafe() is the entry point that takes prepared $n text; the parameters stay
       // parameters. prepare:true caches the statement per connection.
       // deno-lint-ignore no-explicit-any
-      return conn.unsafe(text, params as any[], { prepare: true }).catch(rethrow);
-    };
-    return Object.assign(
-      pool ? (...query: Parameters<typeof run>) => counted(busy, pool, () => run(...query)) : run,
-      { exec: (script: string) => conn.unsafe(script).then(() => {}, rethrow) },
-    ) as Sql;
-  };
+      (text, params) => conn.unsafe(text, params as any[], { prepare: true }).catch(rethrow),
+      (script) => conn.unsafe(script).catch(rethrow),
+      busy,
+    );
   return {
     kind: "postgres",
-    sql: bind(client, "main"),
-    keptPlans: bind(keptPlans, "kept"),
+    sql: bind(client, main),
+    keptPlans: bind(keptPlans, kept),
     begin: (fn) =>
       // deno-lint-ignore no-explicit-any
-      counted(busy, "main", () => client.begin((tx) => fn(bind(tx as any)))).catch(rethrow) as any,
+      counted(main, () => client.begin((tx) => fn(bind(tx as any)))).catch(rethrow) as any,
     pools: () => [
-      { pool: "main", busy: busy.main, max },
-      { pool: "kept", busy: busy.kept, max },
+      { pool: "main", busy: main.count, max },
+      { pool: "kept", busy: kept.count, max },
     ],
     async close() {
       await Promise.all([client.end({ timeout: 5 }), keptPlans.end({ timeout: 5 })]);
     },
     beginBulk: (fn) =>
       // deno-lint-ignore no-explicit-any
-      client.begin((tx: any) => {
-        const copyIn: CopyInEither = async (table, columns, all, format) => {
-          const chunks = await nonEmpty(all);
-          if (!chunks) return;
-          const writable = await (format === "binary"
-            ? tx`copy ${tx(table)} (${tx(columns)}) from stdin with (format binary)`
-            : tx`copy ${tx(table)} (${tx(columns)}) from stdin`).writable();
-          await pipeline(
-            Readable.from(format === "binary" ? framedBinary(chunks) : chunks),
-            writable,
-          );
-        };
-        return fn(bind(tx), copyIn as CopyIn);
-      }).catch(rethrow) as ReturnType<typeof fn>,
+      client.begin((tx: any) =>
+        fn(
+          bind(tx),
+          copyFrom("stdin", async (statement, data) => {
+            await pipeline(Readable.from(data), await tx.unsafe(statement).writable());
+          }),
+        )
+      ).catch(rethrow) as ReturnType<typeof fn>,
     raw: { postgres: client },
   };
 }
@@ -363,46 +373,35 @@ async function openPglite(dataDir: string): Promise<Db> {
   // sits beside it.
   const pg = await PGlite.create(memory ? dataDir : `${dataDir}/pgdata`);
   // One connection: every statement and transaction outside a transaction counts as its work.
-  const busy = { main: 0 };
-  const bind = (conn: Pick<PGlite, "query" | "exec">, count = false): Sql => {
-    // deno-lint-ignore no-explicit-any
-    const run = async (strings: TemplateStringsArray, ...values: unknown[]): Promise<any[]> => {
-      const { text, params } = compile(strings, values);
-      return (await conn.query(text, params)).rows;
-    };
-    return Object.assign(
-      count
-        ? (...query: Parameters<typeof run>) => counted(busy, "main", () => run(...query))
-        : run,
-      { exec: (script: string) => conn.exec(script).then(() => {}) },
-    ) as Sql;
-  };
+  const main = { count: 0 };
+  const bind = (conn: Pick<PGlite, "query" | "exec">, busy?: Busy) =>
+    sqlOver(
+      async (text, params) => (await conn.query<Row>(text, params)).rows,
+      (script) => conn.exec(script),
+      busy,
+    );
+  const sql = bind(pg, main);
   return {
     kind: "pglite",
-    sql: bind(pg, true),
-    keptPlans: bind(pg, true),
+    sql,
+    keptPlans: sql,
     // PGlite is one connection; its transaction() holds a lock so nothing interleaves.
-    begin: (fn) => counted(busy, "main", () => pg.transaction((tx) => fn(bind(tx)))),
-    pools: () => [{ pool: "main", busy: busy.main, max: 1 }],
+    begin: (fn) => counted(main, () => pg.transaction((tx) => fn(bind(tx)))),
+    pools: () => [{ pool: "main", busy: main.count, max: 1 }],
     async close() {
       await pg.close();
       lock?.close();
     },
     beginBulk: (fn) =>
-      pg.transaction((tx) => {
-        const copyIn: CopyInEither = async (table, columns, chunks, format) => {
-          const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
-          const text = `copy ${quote(table)} (${columns.map(quote).join(", ")}) from '/dev/blob'` +
-            (format === "binary" ? " with (format binary)" : "");
+      pg.transaction((tx) =>
+        fn(
+          bind(tx),
           // PGlite reads COPY input from one blob: the statement's data is held whole.
-          const parts: BlobPart[] = format === "binary" ? [COPY_BINARY_HEADER] : [];
-          for await (const chunk of chunks) parts.push(chunk);
-          if (parts.length === (format === "binary" ? 1 : 0)) return;
-          if (format === "binary") parts.push(COPY_BINARY_TRAILER);
-          await tx.query(text, [], { blob: new Blob(parts) });
-        };
-        return fn(bind(tx), copyIn as CopyIn);
-      }),
+          copyFrom("'/dev/blob'", async (statement, data) => {
+            await tx.query(statement, [], { blob: new Blob(await Array.fromAsync(data)) });
+          }),
+        )
+      ),
     raw: { pglite: pg },
   };
 }

@@ -17,13 +17,7 @@ export interface ReplicaStatus {
   lag_bytes: number | null;
 }
 
-export interface ReadReplica {
-  /** Reads on the replica, or on the primary while the replica is down. */
-  db: Db;
-  /** Asks the primary and the replica where each is; unavailable after `timeoutMs`. */
-  status(timeoutMs: number): Promise<ReplicaStatus>;
-  close(): Promise<void>;
-}
+export type ReadReplica = Awaited<ReturnType<typeof openReadReplica>>;
 
 /**
  * A statement the primary should run instead: the replica cannot be reached ("down"), or it
@@ -40,11 +34,7 @@ function primaryAnswers(err: unknown): "down" | "behind" | null {
 /** serialization_failure (recovery conflict), undefined table, column, function and object. */
 const BEHIND = new Set(["40001", "42P01", "42703", "42883", "42704"]);
 
-export async function openReadReplica(
-  primary: Db,
-  url: string,
-  poolMax: number,
-): Promise<ReadReplica> {
+export async function openReadReplica(primary: Db, url: string, poolMax: number) {
   // postgres.js connects at the first statement, so a replica down at start is only marked so.
   const replica = await openDb({ databaseUrl: url, dataDir: "", poolMax });
   let downUntil = 0;
@@ -111,8 +101,10 @@ export async function openReadReplica(
   }
 
   return {
+    /** Reads on the replica, or on the primary while the replica is down. */
     db,
-    async status(timeoutMs) {
+    /** Asks the primary and the replica where each is; unavailable after `timeoutMs`. */
+    async status(timeoutMs: number): Promise<ReplicaStatus> {
       // The primary first: a primary that does not answer fails the caller's own check.
       const [{ lsn }] = await primary.sql<{ lsn: string }>`
         select pg_current_wal_lsn()::text as lsn`;

@@ -3,7 +3,11 @@
 // printed key and login, and nothing was loaded twice.
 
 import assert from "node:assert/strict";
-import { DEMO_EMAIL, DEMO_PASSWORD, DEMO_SLUG } from "../../lib/demo.ts";
+import { loadConfig } from "../../lib/config.ts";
+import { type Db, openDb, type Sql } from "../../lib/db/db.ts";
+import { migrate } from "../../lib/db/migrate.ts";
+import { DEMO_ACCOUNT, DEMO_EMAIL, DEMO_PASSWORD, DEMO_SLUG, loadDemo } from "../../lib/demo.ts";
+import { migrations } from "../../sql/migrations.ts";
 import { freshDatabase, test } from "../_server.ts";
 import { freePort } from "../_pg_cluster.ts";
 
@@ -148,6 +152,40 @@ test("demo: loads once, is safe to re-run, and the printed key and login work", 
     }
   } finally {
     await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+    await database.drop();
+  }
+});
+
+test("demo: a re-run completes the grant of an account a failed run left without one", async () => {
+  const database = await freshDatabase();
+  const config = loadConfig({ PORT: "0", HOST: "127.0.0.1", DATABASE_URL: database.url ?? "" });
+  const real = await openDb({ databaseUrl: database.url, dataDir: "memory://" });
+  await migrate(real, migrations);
+  // The demo closes its database when done; this one is kept open to be read afterwards.
+  const db: Db = { ...real, close: () => Promise.resolve() };
+  // The first run fails between the account and its grant: the grant's statement never runs.
+  const grantFails = Object.assign(
+    (strings: TemplateStringsArray, ...values: unknown[]) =>
+      /insert into ads_grants/.test(strings.join(""))
+        ? Promise.reject(new Error("connection lost"))
+        : db.sql(strings, ...values),
+    { exec: db.sql.exec },
+  ) as Sql;
+  try {
+    await assert.rejects(
+      loadDemo({ ...db, sql: grantFails }, config, () => {}),
+      /admin grant demo failed/,
+    );
+    const [before] = await db.sql`select 1 from ads_accounts where id = ${DEMO_ACCOUNT}`;
+    assert.ok(before, "the failed run created the account");
+
+    await loadDemo(db, config, () => {});
+    const grants = await db.sql<{ station_ids: string[] }>`
+      select station_ids from ads_grants where account_id = ${DEMO_ACCOUNT}`;
+    assert.equal(grants.length, 1, "the re-run granted the account");
+    assert.equal(grants[0].station_ids.length, 4);
+  } finally {
+    await real.close();
     await database.drop();
   }
 });
