@@ -138,14 +138,12 @@ async function authenticate(
   ctx: RequestContext,
   permission: Permission | null,
 ): Promise<AdsPrincipal> {
-  for (const name of KEY_QUERY_PARAMS) {
-    if (ctx.url.searchParams.has(name)) {
-      // The value is never echoed or logged; the log line carries the route pattern only.
-      throw unauthenticated(
-        "API keys are not accepted in the URL; send Authorization: Bearer <key> and revoke " +
-          "the key that was exposed.",
-      );
-    }
+  if (KEY_QUERY_PARAMS.some((name) => ctx.url.searchParams.has(name))) {
+    // The value is never echoed or logged; the log line carries the route pattern only.
+    throw unauthenticated(
+      "API keys are not accepted in the URL; send Authorization: Bearer <key> and revoke " +
+        "the key that was exposed.",
+    );
   }
   const header = ctx.req.headers.get("authorization");
   const match = header ? /^Bearer +(\S+) *$/i.exec(header) : null;
@@ -174,10 +172,12 @@ async function authenticate(
       )
     } h on true`
     : empty;
+  const lookup = (db: Db, counted: Fragment, count: Fragment) =>
+    db.keptPlans<KeyRow>`${lookupSql(digest, brandFilter, counted, count)}`;
   let row: KeyRow | undefined;
   let reads: Db = app.db;
   if (!app.replica) {
-    [row] = await app.db.keptPlans<KeyRow>`${lookupSql(digest, brandFilter, counted, count)}`;
+    [row] = await lookup(app.db, counted, count);
   } else {
     // The replica reads the key's grant; the primary checks the key itself and counts it, at the
     // same time: a revocation holds from the next request however far the replica is behind.
@@ -186,7 +186,7 @@ async function authenticate(
         select k.id, encode(k.digest, 'hex') as digest, k.revoked_at ${counted}
           from ads_api_keys k ${count}
          where k.digest = decode(${digest}, 'hex')`,
-      app.replica.db.keptPlans<KeyRow>`${lookupSql(digest, brandFilter, empty, empty)}`,
+      lookup(app.replica.db, empty, empty),
     ]);
     // A revoked key is refused below at once, however far behind the replica is.
     if (checked && checked.revoked_at === null) {
@@ -195,8 +195,7 @@ async function authenticate(
       // service holds in memory, which follows the replica. It waits for the replica a little.
       for (let wait = 0; !replicated && wait < REPLICA_KEY_WAITS; wait++) {
         await new Promise((resolve) => setTimeout(resolve, REPLICA_KEY_WAIT_MS));
-        [replicated] = await app.replica.db.keptPlans<KeyRow>`
-          ${lookupSql(digest, brandFilter, empty, empty)}`;
+        [replicated] = await lookup(app.replica.db, empty, empty);
       }
       if (!replicated) {
         throw new ApiError(503, "UNAVAILABLE", {
