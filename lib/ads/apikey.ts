@@ -7,13 +7,7 @@ import type { Period } from "./period.ts";
 import type { AuthRule, RequestContext } from "../http/router.ts";
 import { base64url, sha256Hex } from "../encoding.ts";
 import { type Db, empty, frag, type Fragment } from "../db/db.ts";
-import {
-  countSql,
-  type LimitResult,
-  type SharedCount,
-  sharedLimits,
-  sharedResult,
-} from "../http/ratelimit.ts";
+import { countSql, type SharedCount, sharedLimits, sharedResult } from "../http/ratelimit.ts";
 
 export const PERMISSIONS = ["ads:read", "reports:read", "coverage:read"] as const;
 export type Permission = typeof PERMISSIONS[number];
@@ -215,7 +209,7 @@ async function authenticate(
 
   ctx.caller.account_id = row.account_id;
   ctx.caller.key_id = row.id;
-  const limited: LimitResult = shared
+  const limited = shared
     ? sharedResult(row, limit, now)
     : app.limiter.hit(`ads-key:${row.id}`, limit);
   ctx.headers.set("X-RateLimit-Limit", String(limited.limit));
