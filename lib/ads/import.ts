@@ -278,16 +278,10 @@ export async function importSnapshot(
       }
       if (failure) throw failure;
       if (captureTuples.size >= batchBytes || (inputDone && captureTuples.size)) {
-        try {
-          await copyIn(
-            "ads_captures",
-            CAPTURE_COLUMNS,
-            ReadableStream.from([captureTuples.take()]),
-            "binary",
-          );
-        } catch (err) {
+        const batch = ReadableStream.from([captureTuples.take()]);
+        await copyIn("ads_captures", CAPTURE_COLUMNS, batch, "binary").catch(async (err) => {
           throw await duplicateError(err, "capture", options.reread);
-        }
+        });
       }
       if (named.length >= batchBytes || (inputDone && named)) {
         await copyIn("ads_import_named", NAMED_COLUMNS, ReadableStream.from([named]));
