@@ -271,11 +271,10 @@ export async function importSnapshot(
     }
 
     while (!inputDone) {
-      try {
-        await copyIn("ads_occurrences", OCCURRENCE_COLUMNS, occurrenceRun(), "binary");
-      } catch (err) {
-        throw failure ?? await duplicateError(err, "occurrence", options.reread);
-      }
+      await copyIn("ads_occurrences", OCCURRENCE_COLUMNS, occurrenceRun(), "binary")
+        .catch(async (err) => {
+          throw failure ?? await duplicateError(err, "occurrence", options.reread);
+        });
       if (failure) throw failure;
       if (captureTuples.size >= batchBytes || (inputDone && captureTuples.size)) {
         const batch = ReadableStream.from([captureTuples.take()]);
