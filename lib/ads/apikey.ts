@@ -7,13 +7,7 @@ import type { Period } from "./period.ts";
 import type { AuthRule, RequestContext } from "../http/router.ts";
 import { base64url, sha256Hex } from "../encoding.ts";
 import { type Db, empty, frag, type Fragment } from "../db/db.ts";
-import {
-  countSql,
-  type LimitResult,
-  type SharedCount,
-  sharedLimits,
-  sharedResult,
-} from "../http/ratelimit.ts";
+import { countSql, type SharedCount, sharedLimits, sharedResult } from "../http/ratelimit.ts";
 
 export const PERMISSIONS = ["ads:read", "reports:read", "coverage:read"] as const;
 export type Permission = typeof PERMISSIONS[number];
@@ -138,14 +132,12 @@ async function authenticate(
   ctx: RequestContext,
   permission: Permission | null,
 ): Promise<AdsPrincipal> {
-  for (const name of KEY_QUERY_PARAMS) {
-    if (ctx.url.searchParams.has(name)) {
-      // The value is never echoed or logged; the log line carries the route pattern only.
-      throw unauthenticated(
-        "API keys are not accepted in the URL; send Authorization: Bearer <key> and revoke " +
-          "the key that was exposed.",
-      );
-    }
+  if (KEY_QUERY_PARAMS.some((name) => ctx.url.searchParams.has(name))) {
+    // The value is never echoed or logged; the log line carries the route pattern only.
+    throw unauthenticated(
+      "API keys are not accepted in the URL; send Authorization: Bearer <key> and revoke " +
+        "the key that was exposed.",
+    );
   }
   const header = ctx.req.headers.get("authorization");
   const match = header ? /^Bearer +(\S+) *$/i.exec(header) : null;
@@ -174,10 +166,12 @@ async function authenticate(
       )
     } h on true`
     : empty;
+  const lookup = (db: Db, counted: Fragment, count: Fragment) =>
+    db.keptPlans<KeyRow>`${lookupSql(digest, brandFilter, counted, count)}`;
   let row: KeyRow | undefined;
   let reads: Db = app.db;
   if (!app.replica) {
-    [row] = await app.db.keptPlans<KeyRow>`${lookupSql(digest, brandFilter, counted, count)}`;
+    [row] = await lookup(app.db, counted, count);
   } else {
     // The replica reads the key's grant; the primary checks the key itself and counts it, at the
     // same time: a revocation holds from the next request however far the replica is behind.
@@ -186,7 +180,7 @@ async function authenticate(
         select k.id, encode(k.digest, 'hex') as digest, k.revoked_at ${counted}
           from ads_api_keys k ${count}
          where k.digest = decode(${digest}, 'hex')`,
-      app.replica.db.keptPlans<KeyRow>`${lookupSql(digest, brandFilter, empty, empty)}`,
+      lookup(app.replica.db, empty, empty),
     ]);
     // A revoked key is refused below at once, however far behind the replica is.
     if (checked && checked.revoked_at === null) {
@@ -195,8 +189,7 @@ async function authenticate(
       // service holds in memory, which follows the replica. It waits for the replica a little.
       for (let wait = 0; !replicated && wait < REPLICA_KEY_WAITS; wait++) {
         await new Promise((resolve) => setTimeout(resolve, REPLICA_KEY_WAIT_MS));
-        [replicated] = await app.replica.db.keptPlans<KeyRow>`
-          ${lookupSql(digest, brandFilter, empty, empty)}`;
+        [replicated] = await lookup(app.replica.db, empty, empty);
       }
       if (!replicated) {
         throw new ApiError(503, "UNAVAILABLE", {
@@ -216,7 +209,7 @@ async function authenticate(
 
   ctx.caller.account_id = row.account_id;
   ctx.caller.key_id = row.id;
-  const limited: LimitResult = shared
+  const limited = shared
     ? sharedResult(row, limit, now)
     : app.limiter.hit(`ads-key:${row.id}`, limit);
   ctx.headers.set("X-RateLimit-Limit", String(limited.limit));

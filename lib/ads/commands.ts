@@ -132,14 +132,13 @@ export const adsCommands: Command[] = [
         }
       }
       const label = flag(args, "label") ?? null;
-      const [account] = await ctx.db.sql`select id from ads_accounts where id = ${id}`;
-      if (!account) refuse(`no account ${id}`);
       const key = generateKey();
       const [row] = await ctx.db.sql<{ id: string }>`
         insert into ads_api_keys (account_id, digest, prefix, label, permissions)
-        values (${id}, decode(${key.digestHex}, 'hex'), ${key.prefix}, ${label},
-                ${permissions}::text[])
+        select id, decode(${key.digestHex}, 'hex'), ${key.prefix}, ${label}, ${permissions}::text[]
+          from ads_accounts where id = ${id}
         returning id`;
+      if (!row) refuse(`no account ${id}`);
       ctx.out(`key ${row.id} created for account ${id} (${permissions.join(", ")})`);
       ctx.out("the key is shown once; only its digest is stored:");
       ctx.out(key.key);

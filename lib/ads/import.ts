@@ -206,8 +206,7 @@ export async function importSnapshot(
 
     const occurrenceTuples = tupleWriter(COPY_CHUNK + 4096);
     const captureTuples = tupleWriter(batchBytes + 4096);
-    let named: string[] = [];
-    let namedSize = 0;
+    let named = "";
     const counts = { rows: 0, occurrences: 0, captures: 0, stations: 0, brands: 0 };
     let inputDone = false;
     let failure: ImportError | null = null;
@@ -225,7 +224,7 @@ export async function importSnapshot(
       let runBytes = 0;
       const runFull = () => db.kind === "pglite" && runBytes >= batchBytes;
       try {
-        while (captureTuples.size < batchBytes && namedSize < batchBytes && !runFull()) {
+        while (captureTuples.size < batchBytes && named.length < batchBytes && !runFull()) {
           const next = await lines.next();
           if (next.done) {
             inputDone = true;
@@ -257,9 +256,7 @@ export async function importSnapshot(
               const id = idField(n, record, "id");
               (record.type === "station" ? known.stations : known.brands).add(id);
               counts[record.type === "station" ? "stations" : "brands"]++;
-              const line = `${record.type}\t${n}\t${id}\t${copyText(nameField(n, record))}\n`;
-              named.push(line);
-              namedSize += line.length;
+              named += `${record.type}\t${n}\t${id}\t${copyText(nameField(n, record))}\n`;
               break;
             }
             default:
@@ -274,28 +271,20 @@ export async function importSnapshot(
     }
 
     while (!inputDone) {
-      try {
-        await copyIn("ads_occurrences", OCCURRENCE_COLUMNS, occurrenceRun(), "binary");
-      } catch (err) {
-        throw failure ?? await duplicateError(err, "occurrence", options.reread);
-      }
+      await copyIn("ads_occurrences", OCCURRENCE_COLUMNS, occurrenceRun(), "binary")
+        .catch(async (err) => {
+          throw failure ?? await duplicateError(err, "occurrence", options.reread);
+        });
       if (failure) throw failure;
       if (captureTuples.size >= batchBytes || (inputDone && captureTuples.size)) {
-        try {
-          await copyIn(
-            "ads_captures",
-            CAPTURE_COLUMNS,
-            ReadableStream.from([captureTuples.take()]),
-            "binary",
-          );
-        } catch (err) {
+        const batch = ReadableStream.from([captureTuples.take()]);
+        await copyIn("ads_captures", CAPTURE_COLUMNS, batch, "binary").catch(async (err) => {
           throw await duplicateError(err, "capture", options.reread);
-        }
+        });
       }
-      if (namedSize >= batchBytes || (inputDone && namedSize)) {
-        await copyIn("ads_import_named", NAMED_COLUMNS, ReadableStream.from([named.join("")]));
-        named = [];
-        namedSize = 0;
+      if (named.length >= batchBytes || (inputDone && named)) {
+        await copyIn("ads_import_named", NAMED_COLUMNS, ReadableStream.from([named]));
+        named = "";
       }
     }
     // Before the names: a new or renamed station or brand renews the data version, whose

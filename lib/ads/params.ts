@@ -1,7 +1,7 @@
 // The parameters and meta fields the ads data routes share (ads-api.md §4, contract.md §2): ids,
 // the period, the notices, as the schemas that validate them and the OpenAPI document shows.
 
-import { dateTime, named, nullable, object, optional, string } from "../http/schema.ts";
+import * as s from "../http/schema.ts";
 import { type Period, periodJson } from "./period.ts";
 
 export const NOTICE_ADS = "An empty or short result does not prove that no advertisement aired: " +
@@ -23,8 +23,8 @@ export const SCOPE_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /** A station, brand or account id (contract.md §2); another shape is a 422 naming the field. */
 function scopeId(what: string) {
-  return optional(
-    string({
+  return s.optional(
+    s.string({
       min: 1,
       max: 64,
       pattern: SCOPE_ID,
@@ -37,40 +37,40 @@ function scopeId(what: string) {
 
 /** The filters of the data routes: the period, a station and a brand (coverage takes no brand). */
 export const scopeQuery = {
-  since: optional(dateTime("Start of the period (inclusive); default until minus 7 days.")),
-  until: optional(dateTime("End of the period (exclusive); default now. At most 31 days.")),
+  since: s.optional(s.dateTime("Start of the period (inclusive); default until minus 7 days.")),
+  until: s.optional(s.dateTime("End of the period (exclusive); default now. At most 31 days.")),
   station_id: scopeId("station"),
   brand_id: scopeId("brand"),
 };
 
-export const stationSchema = named(
+export const stationSchema = s.named(
   "Station",
-  object({ id: string({ example: "radio-nord" }), name: string({ example: "Radio Nord" }) }),
+  s.object({ id: s.string({ example: "radio-nord" }), name: s.string({ example: "Radio Nord" }) }),
 );
 
-export const brandSchema = named(
+export const brandSchema = s.named(
   "Brand",
-  object({ id: string({ example: "brand-7" }), name: string({ example: "Fresh Cola" }) }),
+  s.object({ id: s.string({ example: "brand-7" }), name: s.string({ example: "Fresh Cola" }) }),
 );
 
 /** A period of time: since inclusive, until exclusive. */
-export const periodSchema = named(
+export const periodSchema = s.named(
   "Period",
-  object({
-    since: dateTime("Inclusive."),
-    until: dateTime("Exclusive."),
+  s.object({
+    since: s.dateTime("Inclusive."),
+    until: s.dateTime("Exclusive."),
   }, { example: { since: "2026-11-13T00:00:00Z", until: "2026-11-20T00:00:00Z" } }),
 );
 
-const metaPeriod = nullable(periodSchema);
+const metaPeriod = s.nullable(periodSchema);
 
 /** meta fields shared by the three data routes, for the OpenAPI document. */
 export const periodMetaSchema = {
   period: metaPeriod,
   requested_period: metaPeriod,
-  snapshot_exported_at: nullable(dateTime(
+  snapshot_exported_at: s.nullable(s.dateTime(
     "exported_at of the newest approved snapshot contributing data to the account's scope; " +
       "null when none does.",
   )),
-  notice: string({ example: NOTICE_ADS }),
+  notice: s.string({ example: NOTICE_ADS }),
 };

@@ -156,15 +156,13 @@ export function wholeDays(scope: Scope): { first: number; end: number } | null {
  * all of it when it holds no whole day), which are read from raw rows.
  */
 export function partialDays(scope: Scope): Period[] {
-  if (!scope.period) return [];
+  const { period } = scope;
   const days = wholeDays(scope);
-  if (!days) return [scope.period];
-  const edges: Period[] = [];
-  const first = new Date(days.first * DAY_MS);
-  const end = new Date(days.end * DAY_MS);
-  if (scope.period.since < first) edges.push({ since: scope.period.since, until: first });
-  if (end < scope.period.until) edges.push({ since: end, until: scope.period.until });
-  return edges;
+  if (!period || !days) return period ? [period] : [];
+  return [
+    { since: period.since, until: new Date(days.first * DAY_MS) },
+    { since: new Date(days.end * DAY_MS), until: period.until },
+  ].filter((edge) => edge.since < edge.until);
 }
 
 /** The scope's visible occurrences of its partial days (it must have some). */

@@ -21,32 +21,20 @@ import { frag } from "../../lib/db/db.ts";
 import { DAY_MS, isoUtc } from "../../lib/ads/period.ts";
 import { json } from "../../lib/http/router.ts";
 import { defineAdsRoute } from "../../lib/ads/wing.ts";
-import {
-  array,
-  boolean,
-  dateTime,
-  enumOf,
-  int,
-  named,
-  number,
-  object,
-  optional,
-  string,
-  uuid,
-} from "../../lib/http/schema.ts";
+import * as s from "../../lib/http/schema.ts";
 
-const occurrenceSchema = named(
+const occurrenceSchema = s.named(
   "Occurrence",
-  object({
-    id: uuid(),
-    station_id: string({ example: "radio-nord" }),
-    station_name: string({ example: "Radio Nord" }),
-    ad_started_at: dateTime(),
-    ad_ended_at: dateTime(),
-    duration_seconds: number({ min: 0, example: 30 }),
-    duration_precision: enumOf(["estimated", "detected", "human_confirmed"]),
-    review_state: enumOf(["confirmed"]),
-    brands: array(brandSchema, { description: "Only the granted brands." }),
+  s.object({
+    id: s.uuid(),
+    station_id: s.string({ example: "radio-nord" }),
+    station_name: s.string({ example: "Radio Nord" }),
+    ad_started_at: s.dateTime(),
+    ad_ended_at: s.dateTime(),
+    duration_seconds: s.number({ min: 0, example: 30 }),
+    duration_precision: s.enumOf(["estimated", "detected", "human_confirmed"]),
+    review_state: s.enumOf(["confirmed"]),
+    brands: s.array(brandSchema, { description: "Only the granted brands." }),
   }, {
     example: {
       id: "3f1c2a9e-8b7d-4c6e-9a5f-0d2b4e6f8a1c",
@@ -62,15 +50,15 @@ const occurrenceSchema = named(
   }),
 );
 
-const pageSchema = named(
+const pageSchema = s.named(
   "OccurrencePage",
-  object({
-    data: array(occurrenceSchema),
-    meta: object({
-      limit: int({ example: 50 }),
-      offset: int({ example: 0 }),
-      total: int({ min: 0, example: 1 }),
-      has_more: boolean(),
+  s.object({
+    data: s.array(occurrenceSchema),
+    meta: s.object({
+      limit: s.int({ example: 50 }),
+      offset: s.int({ example: 0 }),
+      total: s.int({ min: 0, example: 1 }),
+      has_more: s.boolean(),
       ...periodMetaSchema,
     }),
   }),
@@ -131,8 +119,8 @@ export const routes = [
     auth: apiKey("ads:read"),
     query: {
       ...scopeQuery,
-      limit: optional(int({ min: 1, max: 100, description: "Page size." }), 50),
-      offset: optional(int({ min: 0, max: 100_000 }), 0),
+      limit: s.optional(s.int({ min: 1, max: 100, description: "Page size." }), 50),
+      offset: s.optional(s.int({ min: 0, max: 100_000 }), 0),
     },
     responses: { 200: { description: "One page.", schema: pageSchema } },
     errors: [401, 403, 404, 422, 429, 503],

@@ -7,55 +7,46 @@ import { coverageOf } from "../../lib/ads/capture_index.ts";
 import { DEFAULT_PERIOD_DAYS, isoUtc, MAX_PERIOD_DAYS } from "../../lib/ads/period.ts";
 import { json } from "../../lib/http/router.ts";
 import { defineAdsRoute } from "../../lib/ads/wing.ts";
-import {
-  array,
-  dateTime,
-  int,
-  named,
-  nullable,
-  number,
-  object,
-  string,
-} from "../../lib/http/schema.ts";
+import * as s from "../../lib/http/schema.ts";
 
-const gapSchema = named(
+const gapSchema = s.named(
   "CoverageGap",
-  object({
-    since: dateTime(),
-    until: dateTime(),
-    seconds: number({ min: 0, example: 900 }),
+  s.object({
+    since: s.dateTime(),
+    until: s.dateTime(),
+    seconds: s.number({ min: 0, example: 900 }),
   }, { description: "A stretch without captures longer than the gap threshold." }),
 );
 
-const stationCoverage = named(
+const stationCoverage = s.named(
   "StationCoverage",
-  object({
-    station_id: string({ example: "radio-nord" }),
-    station_name: string({ example: "Radio Nord" }),
-    captures: int({ min: 0, example: 12 }),
-    captured_seconds: number({ min: 0, example: 594000 }),
-    period_seconds: number({ min: 0, example: 604800 }),
-    coverage_ratio: number({ min: 0, max: 1, example: 0.982143 }),
-    first_capture_at: nullable(dateTime()),
-    last_capture_at: nullable(dateTime()),
-    gaps: array(gapSchema),
+  s.object({
+    station_id: s.string({ example: "radio-nord" }),
+    station_name: s.string({ example: "Radio Nord" }),
+    captures: s.int({ min: 0, example: 12 }),
+    captured_seconds: s.number({ min: 0, example: 594000 }),
+    period_seconds: s.number({ min: 0, example: 604800 }),
+    coverage_ratio: s.number({ min: 0, max: 1, example: 0.982143 }),
+    first_capture_at: s.nullable(s.dateTime()),
+    last_capture_at: s.nullable(s.dateTime()),
+    gaps: s.array(gapSchema),
   }),
 );
 
-const coverageSchema = named(
+const coverageSchema = s.named(
   "Coverage",
-  object({
-    data: array(stationCoverage),
-    meta: object({
+  s.object({
+    data: s.array(stationCoverage),
+    meta: s.object({
       ...periodMetaSchema,
-      notice: string({ example: NOTICE_COVERAGE }),
-      limits: object({
-        gap_threshold_seconds: int({ min: 1, example: 300 }),
-        default_period_days: int({ example: DEFAULT_PERIOD_DAYS }),
-        max_period_days: int({ example: MAX_PERIOD_DAYS }),
+      notice: s.string({ example: NOTICE_COVERAGE }),
+      limits: s.object({
+        gap_threshold_seconds: s.int({ min: 1, example: 300 }),
+        default_period_days: s.int({ example: DEFAULT_PERIOD_DAYS }),
+        max_period_days: s.int({ example: MAX_PERIOD_DAYS }),
       }),
-      provenance: array(
-        object({ snapshot_id: string({ example: "2026-11-19" }), exported_at: dateTime() }),
+      provenance: s.array(
+        s.object({ snapshot_id: s.string({ example: "2026-11-19" }), exported_at: s.dateTime() }),
       ),
     }),
   }),

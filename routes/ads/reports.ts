@@ -14,40 +14,40 @@ import { DAY_MS, isoUtc } from "../../lib/ads/period.ts";
 import { frag } from "../../lib/db/db.ts";
 import { jsonText } from "../../lib/http/router.ts";
 import { defineAdsRoute } from "../../lib/ads/wing.ts";
-import { array, date, int, named, number, object, string } from "../../lib/http/schema.ts";
+import * as s from "../../lib/http/schema.ts";
 
 const figures = {
-  occurrences: int({ min: 0, example: 42 }),
-  duration_seconds: number({ min: 0, example: 1260 }),
-  human_confirmed_duration_seconds: number({ min: 0, example: 600 }),
+  occurrences: s.int({ min: 0, example: 42 }),
+  duration_seconds: s.number({ min: 0, example: 1260 }),
+  human_confirmed_duration_seconds: s.number({ min: 0, example: 600 }),
 };
 
-const summarySchema = named(
+const summarySchema = s.named(
   "Summary",
-  object({
-    data: object({
-      totals: object(figures),
-      by_station: array(
-        object({
-          station_id: string({ example: "radio-nord" }),
-          station_name: string({ example: "Radio Nord" }),
+  s.object({
+    data: s.object({
+      totals: s.object(figures),
+      by_station: s.array(
+        s.object({
+          station_id: s.string({ example: "radio-nord" }),
+          station_name: s.string({ example: "Radio Nord" }),
           ...figures,
         }),
       ),
-      by_brand: array(
-        object({
-          brand_id: string({ example: "brand-7" }),
-          brand_name: string({ example: "Fresh Cola" }),
+      by_brand: s.array(
+        s.object({
+          brand_id: s.string({ example: "brand-7" }),
+          brand_name: s.string({ example: "Fresh Cola" }),
           ...figures,
         }),
       ),
-      by_day: array(object({
-        date: date("A UTC date the effective period touches."),
+      by_day: s.array(s.object({
+        date: s.date("A UTC date the effective period touches."),
         occurrences: figures.occurrences,
         duration_seconds: figures.duration_seconds,
       })),
     }),
-    meta: object(periodMetaSchema),
+    meta: s.object(periodMetaSchema),
   }),
 );
 

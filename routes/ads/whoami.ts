@@ -6,49 +6,39 @@ import { DEFAULT_PERIOD_DAYS, isoUtc, MAX_PERIOD_DAYS, periodJson } from "../../
 import { json } from "../../lib/http/router.ts";
 import { defineAdsRoute } from "../../lib/ads/wing.ts";
 import { brandSchema, periodSchema, stationSchema } from "../../lib/ads/params.ts";
-import {
-  array,
-  dateTime,
-  enumOf,
-  int,
-  named,
-  nullable,
-  object,
-  string,
-  uuid,
-} from "../../lib/http/schema.ts";
+import * as s from "../../lib/http/schema.ts";
 
 const bounds = (min: number, max: number, fallback: number) =>
-  object({
-    min: int({ example: min }),
-    max: int({ example: max }),
-    default: int({ example: fallback }),
+  s.object({
+    min: s.int({ example: min }),
+    max: s.int({ example: max }),
+    default: s.int({ example: fallback }),
   });
 
-const whoamiSchema = named(
+const whoamiSchema = s.named(
   "Whoami",
-  object({
-    data: object({
-      account: object({
-        id: string({ example: "acme-media" }),
-        name: string({ example: "Acme Media" }),
+  s.object({
+    data: s.object({
+      account: s.object({
+        id: s.string({ example: "acme-media" }),
+        name: s.string({ example: "Acme Media" }),
       }),
-      key: object({
-        id: uuid(),
-        prefix: string({ example: "onda_ads_Q3vx" }),
-        label: nullable(string({ example: "reporting script" })),
-        created_at: dateTime(),
+      key: s.object({
+        id: s.uuid(),
+        prefix: s.string({ example: "onda_ads_Q3vx" }),
+        label: s.nullable(s.string({ example: "reporting script" })),
+        created_at: s.dateTime(),
       }),
-      permissions: array(enumOf(PERMISSIONS)),
-      scope: object({
-        stations: array(stationSchema),
-        brands: array(brandSchema),
-        period: nullable(periodSchema),
+      permissions: s.array(s.enumOf(PERMISSIONS)),
+      scope: s.object({
+        stations: s.array(stationSchema),
+        brands: s.array(brandSchema),
+        period: s.nullable(periodSchema),
       }),
-      limits: object({
-        requests_per_minute: int({ min: 1, example: 60 }),
-        default_period_days: int({ example: DEFAULT_PERIOD_DAYS }),
-        max_period_days: int({ example: MAX_PERIOD_DAYS }),
+      limits: s.object({
+        requests_per_minute: s.int({ min: 1, example: 60 }),
+        default_period_days: s.int({ example: DEFAULT_PERIOD_DAYS }),
+        max_period_days: s.int({ example: MAX_PERIOD_DAYS }),
         limit: bounds(1, 100, 50),
         offset: bounds(0, 100_000, 0),
       }),
