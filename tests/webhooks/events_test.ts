@@ -35,16 +35,20 @@ test("events: a reader keeping its cursor reads every event exactly once while a
   // fan out (and number) the events.
   const stopSecond = new AbortController();
   const second = createWebhookWorker()(service.app, stopSecond.signal);
+  // Writing goes on for 3 s, and on a busy machine until the reader has read 10 pages meanwhile
+  // (20 s at most), so that reading and writing really overlap.
+  let pagesWhileWriting = 0;
   const until = performance.now() + 3000;
+  const writingOn = () =>
+    performance.now() < until || (pagesWhileWriting < 10 && performance.now() < until + 20_000);
   let writing = true;
   const clients = Array.from({ length: 6 }, async (_, i) => {
-    while (performance.now() < until) await completeSession(service, i < 5 ? form : otherForm);
+    while (writingOn()) await completeSession(service, i < 5 ? form : otherForm);
   });
   const submitted = Promise.all(clients).finally(() => writing = false);
 
   const read: FeedEvent[] = [];
   let cursor: string | undefined;
-  let pagesWhileWriting = 0;
   try {
     for (;;) {
       // Read before the page: a page that starts once every event is numbered and finds
