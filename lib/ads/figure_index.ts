@@ -261,18 +261,35 @@ export async function loadFigureIndex(
       select string_agg(id || ':' || array_to_string(brand_ids, ','), ';' order by id) as sets
         from ads_brand_sets where id >= ${known}`;
     if (sets) {
-      const starts = [...index.setStart];
-      const codes = [...index.setBrands];
-      for (const set of sets.split(";")) {
-        const [id, brands] = set.split(":");
-        // An id not in the table (a sequence may skip some) is a set without brands.
-        while (starts.length <= Number(id)) starts.push(codes.length);
-        for (const brand of brands.split(",")) codes.push(index.brandCodes.get(brand) ?? -1);
-        index.largestSet = Math.max(index.largestSet, codes.length - starts[starts.length - 1]);
-        starts.push(codes.length);
+      // Sized first, so the held sets are copied as typed arrays (set()): an incremental load
+      // spreading them into JS arrays and back took time and memory for all of them.
+      const parsed = sets.split(";").map((set) => {
+        const colon = set.indexOf(":");
+        return { id: Number(set.slice(0, colon)), brands: set.slice(colon + 1).split(",") };
+      });
+      const lastId = parsed[parsed.length - 1].id;
+      const setStart = new Int32Array(lastId + 2);
+      setStart.set(index.setStart);
+      let size = index.setBrands.length;
+      for (const set of parsed) {
+        size += set.brands.length;
+        index.largestSet = Math.max(index.largestSet, set.brands.length);
       }
-      index.setStart = Int32Array.from(starts);
-      index.setBrands = Int32Array.from(codes);
+      const setBrands = new Int32Array(size);
+      setBrands.set(index.setBrands);
+      let at = index.setBrands.length;
+      let next = 0;
+      for (let id = known; id <= lastId; id++) {
+        setStart[id] = at;
+        // An id not in the table (a sequence may skip some) is a set without brands.
+        if (parsed[next]?.id !== id) continue;
+        for (const brand of parsed[next++].brands) {
+          setBrands[at++] = index.brandCodes.get(brand) ?? -1;
+        }
+      }
+      setStart[lastId + 1] = at;
+      index.setStart = setStart;
+      index.setBrands = setBrands;
     }
     const brandsOf = (set: number) =>
       index.setStart[set + 1] - index.setStart[set] === 1
