@@ -5,10 +5,10 @@
 // the service runs (one per request) as raw postgres.js at the same concurrency. Prints
 // answers/s, p50/p99 latency, CPU per answer and the ratio; any unexpected status stops it.
 // --cpu-prof writes a V8 CPU profile of the service into DIR. Uses a fresh database on
-// DATABASE_URL's server (default the local test server). --instances N drives the same visitors
-// through nginx instead (bench/instances.ts), each from an address of its own, R rounds (default
-// 2) of: one instance, N instances, N instances with RATE_LIMIT_SCOPE=instance, each measured
-// after W seconds (default 5) unmeasured.
+// DATABASE_URL's server (default the local test server); each visitor comes from an address of
+// its own. --instances N drives the same visitors through nginx instead (bench/instances.ts),
+// R rounds (default 2) of: one instance, N instances, N instances with RATE_LIMIT_SCOPE=instance,
+// each measured after W seconds (default 5) unmeasured.
 
 import postgres from "postgres";
 import { monthOf, unlimitedShard } from "../lib/forms/plan.ts";
@@ -377,6 +377,9 @@ export async function run(args: string[]) {
       HOST: "127.0.0.1",
       DEFAULT_PLAN: "business",
       RATE_LIMIT_PUBLIC_PER_MINUTE: "100000000",
+      // Each visitor from an address of its own, as on the web: from one address they would
+      // all queue on that address's rate-limit row.
+      TRUST_PROXY: "1",
       DB_POOL_MAX: String(options.pool),
       WEBHOOK_WORKER: "0",
     },
@@ -392,7 +395,7 @@ export async function run(args: string[]) {
         `${QUESTIONS}-question sessions, pool ${options.pool}, database ${name}`,
     );
     const http0 = await cpuNow(admin, name, child.pid);
-    const http = await runHttp(base, questionnaire.slug, questionnaire.questionIds, options);
+    const http = await runHttp(base, questionnaire.slug, questionnaire.questionIds, options, true);
     const http1 = await cpuNow(admin, name, child.pid);
     const httpRate = report("service (HTTP)", http.latencies.length, http.elapsed, http.latencies);
     console.log(cpuLine(http0, http1, http.latencies.length));
