@@ -124,3 +124,27 @@ export async function body<T = Record<string, unknown>>(res: Response): Promise<
     throw new Error(`expected JSON, got ${res.status}: ${text.slice(0, 200)}`);
   }
 }
+
+/**
+ * Sends a request whose answer is lost to a crash right after its handler committed (the client
+ * sees a 500), then sends it again as a client would: returns the retry's answer.
+ */
+export async function retriedAfterCrash(
+  service: TestService,
+  send: () => Promise<Response>,
+): Promise<Response> {
+  service.app.faults = {
+    afterIdempotentHandler: () => {
+      throw new Error("simulated crash after the handler's commit");
+    },
+  };
+  let lost: Response;
+  try {
+    lost = await send();
+  } finally {
+    service.app.faults = undefined;
+  }
+  if (lost.status !== 500) throw new Error(`the crash left the answer ${lost.status}, not 500`);
+  await lost.body?.cancel();
+  return send();
+}

@@ -7,7 +7,14 @@ import assert from "node:assert/strict";
 import { loadConfig } from "../../lib/config.ts";
 import { openDb } from "../../lib/db/db.ts";
 import { startService } from "../../lib/server.ts";
-import { body, freshDatabase, PG_FALLBACK_URL, startTestService, test } from "../_server.ts";
+import {
+  body,
+  freshDatabase,
+  PG_FALLBACK_URL,
+  retriedAfterCrash,
+  startTestService,
+  test,
+} from "../_server.ts";
 import {
   answer,
   cookieFrom,
@@ -270,21 +277,12 @@ test("idempotency: a crash after the handler's commit never makes a second sessi
   // The crash is simulated between the handler's commit and the answer leaving the service:
   // the client sees a failure and retries. The key's record committed with the handler's
   // writes, so the retry replays the first answer instead of running again.
-  const crash = () => {
-    throw new Error("simulated crash after the handler's commit");
-  };
   const key = crypto.randomUUID();
   const payload = sessionBody({ name: "Crashed" });
-  service.app.faults = { afterIdempotentHandler: crash };
-  let first: Response;
-  try {
-    first = await postSession(service, form.slug, payload, { "idempotency-key": key });
-  } finally {
-    service.app.faults = undefined;
-  }
-  assert.equal(first.status, 500);
-  await first.body?.cancel();
-  const retry = await postSession(service, form.slug, payload, { "idempotency-key": key });
+  const retry = await retriedAfterCrash(
+    service,
+    () => postSession(service, form.slug, payload, { "idempotency-key": key }),
+  );
   assert.equal(retry.status, 201);
   assert.equal(retry.headers.get("idempotent-replayed"), "true");
   const { sessionId } = await body<{ sessionId: number }>(retry);
@@ -298,20 +296,10 @@ test("idempotency: a crash after the handler's commit never makes a second sessi
 
   const answerKey = crypto.randomUUID();
   const q = form.questions[0];
-  service.app.faults = { afterIdempotentHandler: crash };
-  let lost: Response;
-  try {
-    lost = await answer(service, form.slug, sessionId, q.id, "once", {
-      "idempotency-key": answerKey,
-    });
-  } finally {
-    service.app.faults = undefined;
-  }
-  assert.equal(lost.status, 500);
-  await lost.body?.cancel();
-  const again = await answer(service, form.slug, sessionId, q.id, "once", {
-    "idempotency-key": answerKey,
-  });
+  const again = await retriedAfterCrash(
+    service,
+    () => answer(service, form.slug, sessionId, q.id, "once", { "idempotency-key": answerKey }),
+  );
   assert.equal(again.status, 201, "the retry replays the committed answer");
   assert.equal(again.headers.get("idempotent-replayed"), "true");
   const answers = await service.db.sql`select 1 from answers where session_id = ${sessionId}`;
@@ -320,16 +308,7 @@ test("idempotency: a crash after the handler's commit never makes a second sessi
   // An authenticated creating POST (a claim, then its answer stored in the handler's
   // transaction) replays too.
   const createKey = crypto.randomUUID();
-  service.app.faults = { afterIdempotentHandler: crash };
-  let created: Response;
-  try {
-    created = await create(createKey, "CrashedQ");
-  } finally {
-    service.app.faults = undefined;
-  }
-  assert.equal(created.status, 500);
-  await created.body?.cancel();
-  const retried = await create(createKey, "CrashedQ");
+  const retried = await retriedAfterCrash(service, () => create(createKey, "CrashedQ"));
   assert.equal(retried.status, 201);
   assert.equal(retried.headers.get("idempotent-replayed"), "true");
   await retried.body?.cancel();
@@ -518,37 +497,16 @@ test("idempotency: register and token creation: another body is 422, a key that 
 });
 
 test("idempotency: a crash after register's or token creation's commit: the retry replays, nothing twice", async () => {
-  const crash = () => {
-    throw new Error("simulated crash after the handler's commit");
-  };
   const key = crypto.randomUUID();
   const payload = account("reg-crash");
-  service.app.faults = { afterIdempotentHandler: crash };
-  let lost: Response;
-  try {
-    lost = await register(key, payload);
-  } finally {
-    service.app.faults = undefined;
-  }
-  assert.equal(lost.status, 500);
-  await lost.body?.cancel();
-  const retry = await register(key, payload);
+  const retry = await retriedAfterCrash(service, () => register(key, payload));
   assert.equal(retry.status, 201, "the account's answer committed with it");
   assert.equal(retry.headers.get("idempotent-replayed"), "true");
   await retry.body?.cancel();
   assert.equal(await users(payload.email), 1);
 
   const tokenKey = crypto.randomUUID();
-  service.app.faults = { afterIdempotentHandler: crash };
-  let lostToken: Response;
-  try {
-    lostToken = await newToken(tokenKey, "crash-token");
-  } finally {
-    service.app.faults = undefined;
-  }
-  assert.equal(lostToken.status, 500);
-  await lostToken.body?.cancel();
-  const again = await newToken(tokenKey, "crash-token");
+  const again = await retriedAfterCrash(service, () => newToken(tokenKey, "crash-token"));
   assert.equal(again.status, 201);
   assert.equal(again.headers.get("idempotent-replayed"), "true");
   await again.body?.cancel();
@@ -559,9 +517,6 @@ test("idempotency: a crash after a keyed member addition, checkout or export com
   // As for the webhooks: the crash falls between the handler's commit and its answer leaving
   // the service, and the client retries with the same Idempotency-Key. The key's record must
   // have committed with the write, or the retry is 409 for a minute and then does it again.
-  const crash = () => {
-    throw new Error("simulated crash after the handler's commit");
-  };
   const owner = await registerUser(service);
   const invited = await registerUser(service);
   const questionnaire = await publishedQuestionnaire(service, owner);
@@ -605,16 +560,7 @@ test("idempotency: a crash after a keyed member addition, checkout or export com
         body: JSON.stringify(c.payload),
       });
     const [before] = await c.count();
-    service.app.faults = { afterIdempotentHandler: crash };
-    let lost: Response;
-    try {
-      lost = await send();
-    } finally {
-      service.app.faults = undefined;
-    }
-    assert.equal(lost.status, 500, c.path);
-    await lost.body?.cancel();
-    const retry = await send();
+    const retry = await retriedAfterCrash(service, send);
     assert.equal(retry.status, c.status, `${c.path}: the retry replays the committed answer`);
     assert.equal(retry.headers.get("idempotent-replayed"), "true", c.path);
     // The replay is the whole answer: a created resource's Location included.
