@@ -2,7 +2,7 @@
 
 import { ApiError } from "../errors.ts";
 import type { Db } from "../db/db.ts";
-import { type AppContext, type FailureRules, routeDefiner } from "../http/router.ts";
+import { type AppContext, routeDefiner, type WingRules } from "../http/router.ts";
 import { createCaptureIndexCache } from "./capture_index.ts";
 import { createFigureIndexCache } from "./figure_index.ts";
 import { createGrantCache } from "./scope.ts";
@@ -21,7 +21,7 @@ export function createAdsState(db: Db) {
 }
 
 /** ads-api.md §7: invalid filters are 422, and a database that does not answer is a 503. */
-const adsRules: FailureRules = {
+const adsRules: WingRules = {
   invalidQueryStatus: 422,
   unavailable: () =>
     new ApiError(503, "UNAVAILABLE", {

@@ -7,7 +7,7 @@ import type { AuthRule, HeaderParam, RequestContext } from "../http/router.ts";
 import * as s from "../http/schema.ts";
 import { empty, frag, type Fragment, type Sql } from "../db/db.ts";
 import * as limits from "../http/ratelimit.ts";
-import { applyUnresolvedWorkspaceCors, applyWorkspaceCors } from "../http/cors.ts";
+import { applyCredentialedCors, applyUnresolvedCors } from "../http/cors.ts";
 import { base64url, sha256Hex } from "../encoding.ts";
 
 export type Role = "viewer" | "editor" | "admin" | "owner";
@@ -93,7 +93,7 @@ const USER_SCHEMES = {
 /** The headers enforceLimit sends. */
 const RATE_LIMIT_HEADERS = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"];
 
-const WORKSPACE_HEADER: HeaderParam = {
+export const WORKSPACE_HEADER: HeaderParam = {
   name: "X-Workspace-Id",
   description: "The workspace of the request (its id); default: the user's first workspace. " +
     "One the user is not a member of: 404 (field X-Workspace-Id).",
@@ -148,10 +148,10 @@ export function user(minRole: Role): AuthRule<UserPrincipal> {
       } catch (err) {
         const unresolved = err instanceof ApiError && (err.status === 401 || err.status === 404);
         if (
-          unresolved && ctx.route.cors === "workspace" &&
+          unresolved && ctx.route.cors === "credentialed" &&
           !ctx.headers.has("Access-Control-Allow-Origin")
         ) {
-          await applyUnresolvedWorkspaceCors(ctx.app, ctx.req, ctx.headers);
+          await applyUnresolvedCors(ctx.app, ctx.req, ctx.headers, ctx.route.rules);
         }
         throw err;
       }
@@ -208,9 +208,9 @@ async function authenticateUser(ctx: RequestContext, minRole: Role): Promise<Use
   // A workspace's allowed origins vouch only for that workspace's resources. User-wide
   // routes (tokens, logout) trust the service's own origin alone: any admin can add a user
   // to a workspace whose origins they choose, and must not gain the user's tokens by it.
-  const workspaceScoped = ctx.route.cors === "workspace";
+  const workspaceScoped = ctx.route.cors === "credentialed";
   const allowedOrigins = row.allowed_origins ?? [];
-  if (workspaceScoped) applyWorkspaceCors(req, ctx.headers, allowedOrigins);
+  if (workspaceScoped) applyCredentialedCors(req, ctx.headers, allowedOrigins);
   enforceLimit(
     ctx,
     shared ? limits.sharedResult(row, limit, now) : app.limiter.hit(`user:${row.user_id}`, limit),

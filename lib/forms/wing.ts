@@ -5,6 +5,7 @@ import type { Sql } from "../db/db.ts";
 import { storeInTransaction } from "../http/idempotency.ts";
 import { type AppContext, json, routeDefiner } from "../http/router.ts";
 import { createQuestionCache } from "./question_cache.ts";
+import { WORKSPACE_HEADER } from "./auth.ts";
 
 export type FormsApp = AppContext & { forms: ReturnType<typeof createFormsState> };
 
@@ -23,6 +24,16 @@ export const defineFormsRoute = routeDefiner<FormsApp>({
   unavailable: () =>
     new ApiError(500, "INTERNAL", { message: "Internal error; retry with exponential backoff." }),
   deadlineMs: (config) => config.databaseTimeoutMs,
+  // A preflight's or a 401's origin is allowed when some workspace lists it (lib/http/cors.ts).
+  credentialedCors: {
+    originListed: async (app, origin) =>
+      (await app.db.sql`
+        select 1 from workspaces where allowed_origins @> array[${origin}]::text[] limit 1`)
+        .length > 0,
+    requestHeaders: [WORKSPACE_HEADER.name],
+  },
+  // The public questionnaire routes: a 404 or 405 under them is readable by any embed.
+  publicPrefix: "/api/v1/public/",
 });
 
 /** The 404 of what the caller cannot see (another workspace's is the same as none). */

@@ -18,7 +18,7 @@ import {
 import { parsePath, parseQuery } from "./schema.ts";
 import { traceIdFrom } from "./trace.ts";
 import { finishesWhenGivenUp, withIdempotency } from "./idempotency.ts";
-import { publicPreflight, workspacePreflight } from "./cors.ts";
+import { credentialedPreflight, publicPreflight } from "./cors.ts";
 import { successorOf, SUNSET, SUNSET_HTTP } from "./versioning.ts";
 
 /** Headers a browser may read on cross-origin responses. */
@@ -43,6 +43,7 @@ export function createHandler<A extends AppContext>(app: A): Handler {
   const maintenance = cachedMaintenance(app.db.sql, app.clock, app.maintenanceCacheMs);
   // Requests given up at their deadline whose work still waits for the database.
   let abandoned = 0;
+  const publicPrefixes = [...new Set(app.routes.flatMap((r) => r.rules.publicPrefix ?? []))];
 
   /**
    * A request under /api/ waits for the database at most its route's deadline, maintenance read
@@ -158,8 +159,8 @@ export function createHandler<A extends AppContext>(app: A): Handler {
         const corsRoute = allowed.find((r) => r.cors);
         if (method === "OPTIONS" && corsRoute) {
           route = corsRoute;
-          return corsRoute.cors === "workspace"
-            ? await workspacePreflight(scoped, req)
+          return corsRoute.cors === "credentialed"
+            ? await credentialedPreflight(scoped, req, corsRoute.rules)
             : publicPreflight();
         }
         if (!allowed.length) throw new ApiError(404, "NOT_FOUND", { message: "No such resource." });
@@ -188,7 +189,7 @@ export function createHandler<A extends AppContext>(app: A): Handler {
     if (!headers.has("X-Trace-Id")) headers.set("X-Trace-Id", traceId);
     // Public routes answer any origin, errors included (404, 405, maintenance), so an embed on
     // another site can read and show them.
-    if (route?.cors === "public" || path.startsWith("/api/v1/public/")) {
+    if (route?.cors === "public" || publicPrefixes.some((prefix) => path.startsWith(prefix))) {
       headers.set("Access-Control-Allow-Origin", "*");
     }
     if (path.startsWith("/api/v1/")) headers.set("X-API-Version", "v1");

@@ -1,11 +1,12 @@
-// CORS for authenticated routes: only the workspace's allowed origins are reflected, with
+// CORS for credentialed routes: only the origins the caller's account allows are reflected, with
 // credentials; every answer varies by Origin so caches never mix them up. (Public routes
-// answer "*" without credentials, set by the pipeline.)
+// answer "*" without credentials, set by the pipeline.) Which origins an account allows is the
+// wing's to say (its rules' credentialedCors).
 
-import type { AppContext } from "./router.ts";
+import type { AppContext, WingRules } from "./router.ts";
 
-/** Adds the CORS headers of an authenticated answer for the request's Origin. */
-export function applyWorkspaceCors(req: Request, headers: Headers, allowedOrigins: string[]) {
+/** Adds the CORS headers of a credentialed answer for the request's Origin. */
+export function applyCredentialedCors(req: Request, headers: Headers, allowedOrigins: string[]) {
   headers.set("Vary", "Origin");
   const origin = req.headers.get("origin");
   if (origin !== null && allowedOrigins.includes(origin)) {
@@ -15,42 +16,52 @@ export function applyWorkspaceCors(req: Request, headers: Headers, allowedOrigin
 }
 
 /**
- * An answer given before the workspace is known (401, unknown workspace) follows the
+ * An answer given before the caller's account is known (401, unknown workspace) follows the
  * preflight's policy, so a browser app on an allowed origin can read why it was refused.
  */
-export async function applyUnresolvedWorkspaceCors(
+export async function applyUnresolvedCors(
   app: AppContext,
   req: Request,
   headers: Headers,
+  rules: WingRules,
 ) {
   const origin = req.headers.get("origin");
-  // Allowed when some workspace lists the origin: the policy for an unknown workspace.
-  const [listed] = origin === null ? [] : await app.db.sql`
-    select 1 from workspaces where allowed_origins @> array[${origin}]::text[] limit 1`;
-  applyWorkspaceCors(req, headers, listed ? [origin!] : []);
+  // Allowed when some account lists the origin: the policy for an unknown account.
+  const listed = origin !== null && rules.credentialedCors !== undefined &&
+    await rules.credentialedCors.originListed(app, origin);
+  applyCredentialedCors(req, headers, listed ? [origin] : []);
 }
 
 /**
- * A preflight carries no cookie, so its workspace is unknown: it is allowed when some
- * workspace allows the origin. The real request is then checked against its own workspace.
+ * A preflight carries no cookie, so its account is unknown: it is allowed when some account
+ * allows the origin. The real request is then checked against its own account.
  */
-export async function workspacePreflight(app: AppContext, req: Request): Promise<Response> {
+export async function credentialedPreflight(
+  app: AppContext,
+  req: Request,
+  rules: WingRules,
+): Promise<Response> {
   const headers = new Headers();
-  await applyUnresolvedWorkspaceCors(app, req, headers);
-  return preflight(headers, headers.has("Access-Control-Allow-Origin"));
+  await applyUnresolvedCors(app, req, headers, rules);
+  return preflight(
+    headers,
+    headers.has("Access-Control-Allow-Origin"),
+    rules.credentialedCors?.requestHeaders ?? [],
+  );
 }
 
 /** The preflight of a public route: any origin, no credentials. */
 export function publicPreflight(): Response {
-  return preflight(new Headers({ "Access-Control-Allow-Origin": "*" }), true);
+  return preflight(new Headers({ "Access-Control-Allow-Origin": "*" }), true, []);
 }
 
-function preflight(headers: Headers, allowed: boolean): Response {
+function preflight(headers: Headers, allowed: boolean, requestHeaders: string[]): Response {
   if (allowed) {
     headers.set("Access-Control-Allow-Methods", "GET, POST, PUT, PATCH, DELETE, OPTIONS");
     headers.set(
       "Access-Control-Allow-Headers",
-      "Content-Type, Authorization, Idempotency-Key, X-Workspace-Id, traceparent",
+      ["Content-Type", "Authorization", "Idempotency-Key", ...requestHeaders, "traceparent"]
+        .join(", "),
     );
     headers.set("Access-Control-Max-Age", "600");
   }

@@ -14,8 +14,8 @@ import { percentDecoded } from "../encoding.ts";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
-/** Where the APIs differ in how a request fails; each route table declares its own. */
-export interface FailureRules {
+/** Where the APIs differ (how a request fails, their CORS); each route table declares its own. */
+export interface WingRules {
   /** The status of a query parameter that fails validation (400, or 422 where an API says so). */
   invalidQueryStatus: 400 | 422;
   /** What a request answers when the database cannot be reached or misses the deadline. */
@@ -25,13 +25,24 @@ export interface FailureRules {
    * it answers `unavailable()` (lib/http/app.ts).
    */
   deadlineMs(config: Config): number;
+  /**
+   * For routes with `cors: "credentialed"`: before the caller is known (a preflight carries no
+   * cookie; a 401), an origin is allowed when some account of the API lists it; a browser may
+   * send the API's own `requestHeaders` besides the service's.
+   */
+  credentialedCors?: {
+    originListed(app: AppContext, origin: string): Promise<boolean>;
+    requestHeaders: string[];
+  };
+  /** Paths under this prefix that match no route answer any origin, as its public routes do. */
+  publicPrefix?: string;
 }
 
 /**
  * The routes of no API (status, the document, the embed script), and paths that match no
  * route: a lost database is a 500.
  */
-export const serviceRules: FailureRules = {
+export const serviceRules: WingRules = {
   invalidQueryStatus: 400,
   unavailable: () =>
     new ApiError(500, "INTERNAL", { message: "Internal error; retry with exponential backoff." }),
@@ -161,8 +172,11 @@ export interface RouteDef<QS extends Shape, PS extends Shape, B, PR, A extends A
    * password) is digested with a keyed HMAC (lib/http/sealed.ts).
    */
   sealed?: SealedParts;
-  /** CORS policy: public = any origin, no credentials; workspace = allowed origins only. */
-  cors?: "public" | "workspace";
+  /**
+   * CORS policy: public = any origin, no credentials; credentialed = only the origins the
+   * caller's account allows, with credentials (lib/http/cors.ts, the rules' credentialedCors).
+   */
+  cors?: "public" | "credentialed";
   handler(
     ctx: HandlerContext<InferShape<QS>, InferShape<PS>, B, PR, A>,
   ): Promise<Response> | Response;
@@ -173,11 +187,11 @@ export interface RouteDef<QS extends Shape, PS extends Shape, B, PR, A extends A
 export type Route = RouteDef<Shape, Shape, any, any, any> & {
   pattern: RegExp;
   paramNames: string[];
-  rules: FailureRules;
+  rules: WingRules;
 };
 
 /** A wing's own defineRoute: its routes fail by its rules and see its state in `app`. */
-export function routeDefiner<A extends AppContext>(rules: FailureRules) {
+export function routeDefiner<A extends AppContext>(rules: WingRules) {
   return <QS extends Shape = Shape, PS extends Shape = Shape, B = undefined, PR = null>(
     def: RouteDef<QS, PS, B, PR, A>,
   ): Route => {

@@ -71,7 +71,7 @@ export const routes = [
     auth: user("owner"),
     body: checkoutBody,
     idempotent: true,
-    cors: "workspace",
+    cors: "credentialed",
     errors: [409],
     responses: {
       201: {
@@ -118,7 +118,7 @@ export const routes = [
       "plan has switched). A checkout of another workspace: 404.",
     auth: user("owner"),
     params: { id: s.uuid() },
-    cors: "workspace",
+    cors: "credentialed",
     responses: { 200: { description: "The checkout.", schema: checkoutSchema } },
     handler: async ({ app, params, principal }) => {
       const row = await findCheckout(app.db.sql, params.id, principal.workspaceId);

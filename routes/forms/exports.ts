@@ -106,7 +106,7 @@ export const routes = [
       s.object({ questionnaire_id: s.uuid(), format: s.enumOf(EXPORT_FORMATS) }),
     ),
     idempotent: true,
-    cors: "workspace",
+    cors: "credentialed",
     responses: {
       202: {
         description: "The export.",
@@ -140,7 +140,7 @@ export const routes = [
     description: "The export (admin or owner). An export of another workspace: 404.",
     auth: user("admin"),
     params: { id: s.uuid() },
-    cors: "workspace",
+    cors: "credentialed",
     responses: { 200: { description: "The export.", schema: exportSchema } },
     handler: async ({ app, params, principal }) => {
       return json(
@@ -164,7 +164,7 @@ export const routes = [
       "values unchanged.",
     auth: user("admin"),
     params: { id: s.uuid() },
-    cors: "workspace",
+    cors: "credentialed",
     responses: {
       200: {
         description: "The file, in the export's format.",

@@ -158,7 +158,7 @@ export const routes = [
       "options; answers must be one of them), rating (integer 1 to 5). required defaults to " +
       "true. Needs editor. Accepts Idempotency-Key.",
     auth: user("editor"),
-    cors: "workspace",
+    cors: "credentialed",
     idempotent: true,
     body: s.named(
       "NewQuestionnaire",
@@ -203,7 +203,7 @@ export const routes = [
       "list envelope; optional filter by state. Keyset pagination: stable under concurrent " +
       "changes.",
     auth: user("viewer"),
-    cors: "workspace",
+    cors: "credentialed",
     query: { ...pageQuery, state: s.optional(s.enumOf(["draft", "published", "closed"])) },
     responses: { 200: { description: "A page.", schema: listEnvelope(summaryJson) } },
     handler: async ({ app, query, principal }) => {
@@ -228,7 +228,7 @@ export const routes = [
     summary: "Read a questionnaire",
     description: "With its questions. Another workspace's or a deleted questionnaire: 404.",
     auth: user("viewer"),
-    cors: "workspace",
+    cors: "credentialed",
     params: idParam,
     responses: { 200: { description: "The questionnaire.", schema: questionnaireJson } },
     handler: async ({ app, params, principal }) => {
@@ -249,7 +249,7 @@ export const routes = [
     description: "Changes title, slug and/or questions (questions replace the whole list; " +
       "their ids change). Only a draft can change: otherwise 409 (field state). Needs editor.",
     auth: user("editor"),
-    cors: "workspace",
+    cors: "credentialed",
     params: idParam,
     body: s.named(
       "QuestionnaireChange",
@@ -300,7 +300,7 @@ export const routes = [
       "deleted questionnaire: 409 CONFLICT (field state), as is one that is not a draft; a " +
       "draft without questions: 409 (field questions). Needs editor.",
     auth: user("editor"),
-    cors: "workspace",
+    cors: "credentialed",
     params: idParam,
     responses: { 200: { description: "Published.", schema: summaryJson } },
     errors: [409],
@@ -316,7 +316,7 @@ export const routes = [
     description: "published -> closed: no new sessions and no further answers. Otherwise 409 " +
       "(field state). Needs editor.",
     auth: user("editor"),
-    cors: "workspace",
+    cors: "credentialed",
     params: idParam,
     responses: { 200: { description: "Closed.", schema: summaryJson } },
     errors: [409],
@@ -332,7 +332,7 @@ export const routes = [
     description: "Soft delete from any state, 204; afterwards it is 404 everywhere (and 409 on " +
       "publish). Its sessions and answers are kept. Needs editor.",
     auth: user("editor"),
-    cors: "workspace",
+    cors: "credentialed",
     params: idParam,
     responses: { 204: { description: "Deleted." } },
     handler: async ({ app, params, principal }) => {

@@ -126,7 +126,7 @@ export const routes = [
     description: "The workspace of X-Workspace-Id (or the user's first): the caller's role, " +
       "allowed CORS origins, plan and this month's answer usage.",
     auth: user("viewer"),
-    cors: "workspace",
+    cors: "credentialed",
     responses: { 200: { description: "The workspace.", schema: workspaceJson } },
     handler: async ({ app, principal }) => {
       const [row] = await app.db.sql<WorkspaceRow>`
@@ -143,7 +143,7 @@ export const routes = [
     description: "Renames the workspace and/or replaces its allowed CORS origins (at most 50; " +
       "browsers on these origins may call the API with the cookie). Needs admin.",
     auth: user("admin"),
-    cors: "workspace",
+    cors: "credentialed",
     body: s.named(
       "WorkspaceChange",
       s.object({
@@ -171,7 +171,7 @@ export const routes = [
     summary: "List members",
     description: "Members of the workspace with their roles, oldest first.",
     auth: user("viewer"),
-    cors: "workspace",
+    cors: "credentialed",
     query: pageQuery,
     responses: { 200: { description: "A page.", schema: listEnvelope(memberJson) } },
     handler: async ({ app, query, principal }) => {
@@ -199,7 +199,7 @@ export const routes = [
     description: "Adds an existing user, found by e-mail, with a role, 201. No such user: 404 " +
       "(field email); already a member: 409. Needs admin; only an owner may add an owner.",
     auth: user("admin"),
-    cors: "workspace",
+    cors: "credentialed",
     idempotent: true,
     body: s.named("NewMember", s.object({ email: s.email(), role })),
     responses: { 201: { description: "Added.", schema: memberJson } },
@@ -238,7 +238,7 @@ export const routes = [
     description: "Needs admin; only an owner may grant or take away the owner role; the last " +
       "owner cannot be demoted (409).",
     auth: user("admin"),
-    cors: "workspace",
+    cors: "credentialed",
     params: { userId: s.uuid() },
     body: s.named("RoleChange", s.object({ role })),
     responses: { 200: { description: "Changed.", schema: memberJson } },
@@ -265,7 +265,7 @@ export const routes = [
     description: "Needs admin (an owner to remove an owner); the last owner cannot be removed " +
       "(409). 204.",
     auth: user("admin"),
-    cors: "workspace",
+    cors: "credentialed",
     params: { userId: s.uuid() },
     responses: { 204: { description: "Removed." } },
     errors: [409],

@@ -28,7 +28,7 @@ export function defineAdminRoute<
 >(
   def: Omit<RouteDef<QS, PS, B, UserPrincipal, FormsApp>, "tag" | "auth" | "cors">,
 ): Route {
-  return defineFormsRoute({ ...def, tag: "webhooks", auth: user("admin"), cors: "workspace" });
+  return defineFormsRoute({ ...def, tag: "webhooks", auth: user("admin"), cors: "credentialed" });
 }
 
 const SIGNING_NOTE = "Every delivery is a POST of `{id, type, created_at, workspace_id, data}` " +

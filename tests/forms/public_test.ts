@@ -345,6 +345,17 @@ test("cors: public routes answer Access-Control-Allow-Origin * and preflights", 
   const err = await postSession(service, "nope", sessionBody(), { origin: "https://a.example" });
   await err.body?.cancel();
   assert.equal(err.headers.get("access-control-allow-origin"), "*", "errors too");
+  // Under the public prefix, a path of no route (404) or a method of none (405) too.
+  const unrouted = [
+    { path: "/api/v1/public/nothing", method: "GET", status: 404 },
+    { path: `/api/v1/public/q/${form.slug}`, method: "DELETE", status: 405 },
+  ];
+  for (const { path, method, status } of unrouted) {
+    const res = await service.fetch(path, { method, headers: { origin: "https://a.example" } });
+    await res.body?.cancel();
+    assert.equal(res.status, status, path);
+    assert.equal(res.headers.get("access-control-allow-origin"), "*", `${method} ${path}`);
+  }
 });
 
 test("plan: an answer over the monthly limit is 422 field plan.answers_per_month, nothing stored", async () => {

@@ -429,7 +429,9 @@ test("cors: preflights of authenticated routes allow only configured origins", a
   assert.equal(ok.status, 204);
   assert.equal(ok.headers.get("access-control-allow-origin"), "https://pre.example");
   assert.equal(ok.headers.get("access-control-allow-credentials"), "true");
+  // The headers a browser app sends: the service's own and the forms API's X-Workspace-Id.
   assert.match(ok.headers.get("access-control-allow-headers") ?? "", /Idempotency-Key/);
+  assert.match(ok.headers.get("access-control-allow-headers") ?? "", /X-Workspace-Id/);
   assert.match(ok.headers.get("vary") ?? "", /Origin/);
   const no = await preflight("https://nope.example");
   assert.equal(no.headers.get("access-control-allow-origin"), null);
