@@ -142,6 +142,10 @@ export function user(minRole: Role): AuthRule<UserPrincipal> {
     errors: [401, 403, 404, 429],
     requestHeaders: [WORKSPACE_HEADER],
     responseHeaders: RATE_LIMIT_HEADERS,
+    // A user's keys are theirs in one workspace. Visitors (publicAccess) share one namespace: a
+    // UUID v4 is unguessable, and scoping by address would let a visitor whose address changed
+    // (mobile networks) create a second session on retry.
+    idempotencyScope: (principal) => `user:${principal.userId}:${principal.workspaceId}`,
     async authenticate(ctx) {
       try {
         return await authenticateUser(ctx, minRole);

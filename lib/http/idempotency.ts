@@ -102,17 +102,6 @@ function keyError(status: 409 | 422, message: string): ApiError {
 
 const contended = () => keyError(409, "This Idempotency-Key is contended; retry shortly.");
 
-/**
- * Whose keys these are. A signed-in user's keys are scoped to the user and workspace. Public
- * callers share one namespace: a UUID v4 is unguessable, and scoping by address would let a
- * visitor whose address changed (mobile networks) create a second session on retry.
- */
-function principalKey(principal: unknown): string {
-  const p = principal as { userId?: string; workspaceId?: string } | null;
-  if (p && typeof p.userId === "string") return `user:${p.userId}:${p.workspaceId ?? ""}`;
-  return "public";
-}
-
 /** The concrete route (method and v1 path with its parameters), so one key per resource. */
 function routeKey(ctx: RequestContext, rawParams: Record<string, string>): string {
   const path = ctx.route.path.replace(/\{([a-zA-Z_]+)\}/g, (_, name) => rawParams[name] ?? "");
@@ -335,7 +324,8 @@ export async function withIdempotency(
       field: "Idempotency-Key",
     });
   }
-  const who = principalKey(principal);
+  // Callers the auth rule does not tell apart share one namespace (AuthRule.idempotencyScope).
+  const who = ctx.route.auth.idempotencyScope?.(principal) ?? "public";
   const route = routeKey(ctx, rawParams);
   const id = key.toLowerCase();
   const sealer = ctx.route.sealed

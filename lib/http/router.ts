@@ -114,6 +114,11 @@ export interface AuthRule<P> {
   /** Resolves the caller or throws ApiError (401, 403, 429 ...). */
   authenticate(ctx: RequestContext): Promise<P>;
   /**
+   * Whose Idempotency-Keys a caller's are (lib/http/idempotency.ts); without it, every caller of
+   * the rule shares one namespace.
+   */
+  idempotencyScope?(principal: P): string;
+  /**
    * Runs once the request has been answered, whatever the answer (an invalid body included):
    * what authenticate left to the handler but the handler did not do, such as a deferred
    * rate-limit count (publicAccess in lib/forms/auth.ts). May throw (429).
