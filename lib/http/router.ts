@@ -203,6 +203,11 @@ export function routeDefiner<A extends AppContext>(rules: WingRules) {
     if (def.sealed && def.idempotent !== true) {
       throw new Error(`${def.method} ${def.path}: sealed needs idempotent: true`);
     }
+    // Without a scope, every caller's keys share one namespace: right for anonymous visitors,
+    // a replay of one caller's answer to another for any rule that tells callers apart.
+    if (def.idempotent && def.auth.security.length > 0 && !def.auth.idempotencyScope) {
+      throw new Error(`${def.method} ${def.path}: idempotent needs its auth's idempotencyScope`);
+    }
     const paramNames: string[] = [];
     const source = def.path.split("/").map((segment) => {
       const param = /^\{([a-zA-Z_]+)\}$/.exec(segment);

@@ -7,6 +7,8 @@ import assert from "node:assert/strict";
 import { loadConfig } from "../../lib/config.ts";
 import { openDb } from "../../lib/db/db.ts";
 import { startService } from "../../lib/server.ts";
+import { type AuthRule, json, routeDefiner, serviceRules } from "../../lib/http/router.ts";
+import { publicAccess, user as signedIn } from "../../lib/forms/auth.ts";
 import {
   body,
   freshDatabase,
@@ -590,6 +592,26 @@ test("idempotency: a sealed record expires with its key: after 24 h it is neithe
   } finally {
     service.clock.set(new Date());
   }
+});
+
+test("idempotency: a keyed route whose auth tells callers apart must scope their keys, or it is refused", () => {
+  const define = routeDefiner(serviceRules);
+  const route = <P>(auth: AuthRule<P>) => () =>
+    define({
+      method: "POST",
+      path: "/api/v1/probe",
+      tag: "probe",
+      summary: "Probe",
+      description: "Probe.",
+      auth,
+      idempotent: true,
+      responses: { 201: { description: "Created." } },
+      handler: () => json({}, 201),
+    });
+  // Without a scope one user's key would replay another user's answer.
+  assert.throws(route({ ...signedIn("viewer"), idempotencyScope: undefined }), /idempotencyScope/);
+  route(signedIn("viewer"))();
+  route(publicAccess())(); // visitors share one namespace on purpose
 });
 
 test("idempotency: close the service", async () => {
