@@ -19,6 +19,7 @@ export const CONFIG_VARIABLES = [
   ["ADS_DATABASE_TIMEOUT_MS", "5000", "an ads request waiting this long answers 503 UNAVAILABLE"],
   // A write the request had not committed is rolled back.
   ["DATABASE_TIMEOUT_MS", "10000", "any other /api/ request waiting this long answers 500"],
+  ["REQUEST_BODY_TIMEOUT_MS", "10000", "a request body not received in this time answers 408"],
   ["SHUTDOWN_TIMEOUT_MS", "10000", "how long in-flight requests may finish on SIGTERM"],
   ["TRUST_PROXY", "0", "1 = client address from the last X-Forwarded-For entry (your proxy's)"],
   ["RATE_LIMIT_KEY_PER_MINUTE", "60", "ads API requests per key per rolling minute"],
@@ -137,6 +138,8 @@ export function loadConfig(env: Env) {
      * database before it answers 500 INTERNAL; what it had not committed is rolled back.
      */
     databaseTimeoutMs: intVar(env, "DATABASE_TIMEOUT_MS", 10_000, 100, 600_000),
+    /** How long a request body may take to arrive; its wait never counts as the database's. */
+    requestBodyTimeoutMs: intVar(env, "REQUEST_BODY_TIMEOUT_MS", 10_000, 100, 600_000),
     shutdownTimeoutMs: intVar(env, "SHUTDOWN_TIMEOUT_MS", 10_000, 0, 600_000),
     /** Take the client address from X-Forwarded-For (only behind a trusted proxy). */
     trustProxy: boolVar(env, "TRUST_PROXY", false),

@@ -1,12 +1,13 @@
 // The one error type of the service and the one place that turns errors into the envelope.
 
-/** Every error.code of contract.md §1; the OpenAPI document lists the same. */
+/** Every error.code of contract.md §1, and 408 for a body that never arrives (it leaves that open). */
 export const ERROR_CODES = [
   "VALIDATION_FAILED",
   "UNAUTHENTICATED",
   "FORBIDDEN",
   "NOT_FOUND",
   "METHOD_NOT_ALLOWED",
+  "REQUEST_TIMEOUT",
   "CONFLICT",
   "GONE",
   "PAYLOAD_TOO_LARGE",

@@ -2,7 +2,7 @@
 // validation, the handler, and the single place where errors become the envelope.
 
 import { ApiError, DatabaseUnavailable, errorBody, toApiError } from "../errors.ts";
-import { readJsonBody } from "./body.ts";
+import { parseJsonBody, receiveBody, type ReceivedBody } from "./body.ts";
 import { describeError } from "../log.ts";
 import { EXPIRED, within } from "../db/deadline.ts";
 import { abandonable } from "../db/abandon.ts";
@@ -124,6 +124,11 @@ export function createHandler<A extends AppContext>(app: A): Handler {
       const deadlineMs = path.startsWith("/api/")
         ? (route?.rules ?? serviceRules).deadlineMs(app.config)
         : null;
+      // The body arrives before the deadline starts and before any statement is sent: a client
+      // that stops sending holds its own connection, never the database or other clients.
+      const received = match?.route.body
+        ? await receiveBody(req, app.config.requestBodyTimeoutMs)
+        : null;
       const givenUp = new AbortController();
       const scoped = deadlineMs && !(route && finishesWhenGivenUp(route, req))
         ? { ...app, db: abandonable(app.db, givenUp.signal) }
@@ -154,7 +159,7 @@ export function createHandler<A extends AppContext>(app: A): Handler {
             headers: extra,
             caller,
           };
-          return await runRoute(ctx, match.params);
+          return await runRoute(ctx, match.params, received);
         }
         const corsRoute = allowed.find((r) => r.cors);
         if (method === "OPTIONS" && corsRoute) {
@@ -221,7 +226,11 @@ export function createHandler<A extends AppContext>(app: A): Handler {
   };
 }
 
-async function runRoute(ctx: RequestContext, rawParams: Record<string, string>) {
+async function runRoute(
+  ctx: RequestContext,
+  rawParams: Record<string, string>,
+  received: ReceivedBody | null,
+) {
   const { route } = ctx;
   const principal = await route.auth.authenticate(ctx);
   try {
@@ -236,7 +245,9 @@ async function runRoute(ctx: RequestContext, rawParams: Record<string, string>) 
       throw err;
     }
     const params = parsePath(rawParams, route.params ?? {});
-    const body = route.body ? route.body.parse(await readJsonBody(ctx.req), "body") : undefined;
+    const body = route.body && received
+      ? route.body.parse(parseJsonBody(received), "body")
+      : undefined;
     const run = async () => await route.handler({ ...ctx, principal, query, params, body });
     if (route.idempotent) return await withIdempotency(ctx, principal, rawParams, body, run);
     return await run();

@@ -66,7 +66,7 @@ function errorStatuses(route: Route): number[] {
   if (route.path.startsWith("/api/")) set.add(503);
   const hasInput = Object.keys(route.query ?? {}).length > 0 || route.body !== undefined;
   if (hasInput) set.add(route.rules.invalidQueryStatus);
-  if (route.body) [400, 413, 415].forEach((code) => set.add(code));
+  if (route.body) [400, 408, 413, 415].forEach((code) => set.add(code));
   if (route.paramNames.length) set.add(404);
   if (route.idempotent) [400, 409, 422].forEach((code) => set.add(code));
   return [...set].sort();

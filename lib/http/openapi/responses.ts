@@ -157,6 +157,15 @@ export const ERRORS: Record<number, ErrorDoc | undefined> = {
     headers: ["Allow"],
     counted: false,
   },
+  408: {
+    name: "RequestTimeout",
+    code: "REQUEST_TIMEOUT",
+    message: "The request body did not arrive within 10000 ms; send it whole at once.",
+    description: "The request body did not arrive within REQUEST_BODY_TIMEOUT_MS, 10 s by " +
+      "default (REQUEST_TIMEOUT); the connection is closed. Nothing was read or written: " +
+      "send the request again, its body at once.",
+    counted: false,
+  },
   409: {
     name: "Conflict",
     code: "CONFLICT",
