@@ -1,7 +1,7 @@
 // A real load balancer in front of several instances: Debian's nginx, started with a
 // configuration of its own in a temporary directory on a free loopback port (round robin,
 // keep-alive connections to the instances, X-Forwarded-For set to the client's address), and
-// stopped at the end. The README's "Running several instances" shows the same configuration.
+// stopped at the end. The config Onda ships for deployment is lib/http/nginx.conf.
 
 import { freePort } from "./_pg_cluster.ts";
 
@@ -67,9 +67,13 @@ ${upstreams.map((u) => `    server ${u};`).join("\n")}
 `;
 }
 
-export async function startBalancer(
-  upstreams: string[],
-  keepForwardedFor = false,
+export function startBalancer(upstreams: string[], keepForwardedFor = false): Promise<Balancer> {
+  return startNginx((dir, port) => nginxConfig(dir, port, upstreams, keepForwardedFor));
+}
+
+/** nginx with the configuration `config` writes for its directory and loopback port. */
+export async function startNginx(
+  config: (dir: string, port: number) => string | Promise<string>,
 ): Promise<Balancer> {
   if (!NGINX) throw new Error("nginx is not installed (apt-get install nginx)");
   const dir = await Deno.makeTempDir({ prefix: "onda_nginx_" });
@@ -77,10 +81,7 @@ export async function startBalancer(
   // theirs to write buffered bodies in.
   await Deno.chmod(dir, 0o777);
   const port = freePort();
-  await Deno.writeTextFile(
-    `${dir}/nginx.conf`,
-    nginxConfig(dir, port, upstreams, keepForwardedFor),
-  );
+  await Deno.writeTextFile(`${dir}/nginx.conf`, await config(dir, port));
   const child = new Deno.Command(NGINX, {
     args: ["-p", dir, "-c", `${dir}/nginx.conf`, "-e", `${dir}/error.log`],
     stdout: "null",
