@@ -793,6 +793,8 @@ function checkEnvelope(res: Response, text: string): string | null {
 async function run(c: Case): Promise<void> {
   cases++;
   if (cases % REFRESH_EVERY === 0) await refresh();
+  // A long campaign shows where it is.
+  if (cases % 50_000 === 0) console.log(`  fuzz: ${cases} of ${RUNS} cases`);
   const sent = await prepare(c);
   let res: Response;
   try {
