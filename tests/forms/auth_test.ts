@@ -240,6 +240,53 @@ test("auth: failed logins from one IPv6 /64 count together, and old ones are pru
   await otherPrefix.body?.cancel();
 });
 
+test("auth: obeying a failed login's Retry-After, the same login is not refused again", async () => {
+  // Issue 30, item 6: Retry-After came from the oldest failure of the address or the e-mail,
+  // so an address's older failures with other e-mails, or more failures than the limit (a
+  // burst), made it short and the retry met 429 again.
+  const address = "198.51.100.77";
+  const email = `late${crypto.randomUUID().slice(0, 8)}@example.com`;
+  const crowded = "192.0.2.177";
+  const obeyed = async (address: string, email: string) => {
+    const refused = await login(email, "guess", address);
+    assert.equal(refused.status, 429);
+    await refused.body?.cancel();
+    const seconds = Number(refused.headers.get("retry-after"));
+    assert.ok(Number.isInteger(seconds) && seconds >= 1, String(seconds));
+    service.clock.advance(seconds * 1000);
+    const retry = await login(email, "guess", address);
+    assert.equal(retry.status, 401, `refused again after Retry-After ${seconds} s`);
+    await retry.body?.cancel();
+  };
+  try {
+    for (let i = 0; i < 3; i++) {
+      const res = await login(`other${i}-${email}`, "guess", address);
+      assert.equal(res.status, 401);
+      await res.body?.cancel();
+    }
+    service.clock.advance(5 * 60_000);
+    for (let i = 0; i < 10; i++) {
+      const res = await login(email, `guess-${i}`, address);
+      assert.equal(res.status, 401);
+      await res.body?.cancel();
+      service.clock.advance(10_000);
+    }
+    await obeyed(address, email);
+    // More failures kept than the limit (as a parallel burst leaves): the oldest one leaving
+    // the window is not enough.
+    const now = service.clock().getTime();
+    for (let i = 0; i < 55; i++) {
+      await service.db.sql`insert into login_failures (key, at, attempt)
+        values (${`addr:${crowded}`}, ${new Date(
+        now - 600_000 + i * 1000,
+      )}, ${crypto.randomUUID()})`;
+    }
+    await obeyed(crowded, `crowd${crypto.randomUUID().slice(0, 8)}@example.com`);
+  } finally {
+    service.clock.set(new Date());
+  }
+});
+
 test("auth: no credential or a bad token is 401 UNAUTHENTICATED", async () => {
   const cases: Record<string, string>[] = [
     {},
