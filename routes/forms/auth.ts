@@ -17,7 +17,7 @@ const userJson = s.named(
   "User",
   s.object({ id: s.uuid(), email: s.email(), name: s.string({ example: "Ana Lima" }) }),
 );
-const workspaceJson = s.named(
+export const workspaceJson = s.named(
   "WorkspaceMembership",
   s.object({
     id: s.uuid(),

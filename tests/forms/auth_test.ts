@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { body, startTestService, test } from "../_server.ts";
 import { cookieFrom, createQuestionnaire, registerUser, type TestUser } from "./_forms.ts";
+import { joinByInvitation } from "./_workspace.ts";
 
 const service = await startTestService({ env: { TRUST_PROXY: "1" } });
 const owner = await registerUser(service, { bearer: true });
@@ -16,14 +17,8 @@ function login(email: string, password: string, address = "198.51.100.1") {
   });
 }
 
-async function addMember(admin: TestUser, member: TestUser, role: string) {
-  const res = await service.fetch("/api/v1/workspace/members", {
-    method: "POST",
-    headers: admin.headers(),
-    body: JSON.stringify({ email: member.email, role }),
-  });
-  assert.equal(res.status, 201, await res.clone().text());
-  await res.body?.cancel();
+function addMember(admin: TestUser, member: TestUser, role: string) {
+  return joinByInvitation(service, admin, member, role);
 }
 
 test("auth: register sets an HttpOnly SameSite=Lax Path=/ cookie and answers 201", async () => {

@@ -515,7 +515,7 @@ test("idempotency: a crash after register's or token creation's commit: the retr
   assert.equal(await tokens("crash-token"), 1);
 });
 
-test("idempotency: a crash after a keyed member addition, checkout or export committed: the retry replays it, nothing is done twice", async () => {
+test("idempotency: a crash after a keyed member invitation, checkout or export committed: the retry replays it, nothing is done twice", async () => {
   // As for the webhooks: the crash falls between the handler's commit and its answer leaving
   // the service, and the client retries with the same Idempotency-Key. The key's record must
   // have committed with the write, or the retry is 409 for a minute and then does it again.
@@ -528,11 +528,11 @@ test("idempotency: a crash after a keyed member addition, checkout or export com
     {
       path: "/api/v1/workspace/members",
       payload: { email: invited.email, role: "editor" },
-      status: 201,
+      status: 202,
       location: null,
       count: () =>
         sql<{ n: number }>`
-        select count(*)::int as n from memberships where workspace_id = ${ws}`,
+        select count(*)::int as n from invitations where workspace_id = ${ws}`,
     },
     {
       path: "/api/v1/billing/checkout",
