@@ -57,6 +57,15 @@ export const invitationJson = s.named(
   }),
 );
 
+/** An invitation as the document shows it: pending for its 7 days. */
+export const invitationExample = {
+  id: "9b2f6c1e-4d7a-4e3b-8c5f-1a2b3c4d5e6f",
+  email: "ana@example.com",
+  role: "editor",
+  created_at: "2026-11-20T08:15:30Z",
+  expires_at: "2026-11-27T08:15:30Z",
+};
+
 /** The fields of invitationJson, in its order. */
 export function invitationOut(row: InvitationRow) {
   return {

@@ -2,16 +2,16 @@
 // pending ones; the invitee, signed in with the invited address, lists theirs and accepts or
 // declines. POST /api/v1/workspace/members makes them (routes/forms/workspace.ts).
 
-import { ROLES, signedIn, user } from "../../lib/forms/auth.ts";
+import { type Role, ROLES, signedIn, user } from "../../lib/forms/auth.ts";
 import { listEnvelope, listPage, newestFirst, pageQuery } from "../../lib/http/cursor.ts";
 import { answeredInTransaction } from "../../lib/http/idempotency.ts";
 import {
   INVITATION_TTL_MS,
+  invitationExample,
   invitationJson,
   invitationOut,
   type InvitationRow,
 } from "../../lib/forms/invitations.ts";
-import type { Role } from "../../lib/forms/auth.ts";
 import { json } from "../../lib/http/router.ts";
 import { conflict, defineFormsRoute, notFound } from "../../lib/forms/wing.ts";
 import * as s from "../../lib/http/schema.ts";
@@ -53,7 +53,13 @@ export const routes = [
     auth: user("admin"),
     cors: "credentialed",
     query: pageQuery,
-    responses: { 200: { description: "A page.", schema: listEnvelope(invitationJson) } },
+    responses: {
+      200: {
+        description: "A page.",
+        schema: listEnvelope(invitationJson),
+        example: { data: [invitationExample], next_cursor: null, has_more: false },
+      },
+    },
     handler: async ({ app, query, principal }) => {
       const scope = { list: "invitations", filter: { workspace: principal.workspaceId } };
       const page = await listPage(
@@ -108,7 +114,23 @@ export const routes = [
       "workspace included (X-Workspace-Id is not read).",
     auth: signedIn(),
     query: pageQuery,
-    responses: { 200: { description: "A page.", schema: listEnvelope(receivedJson) } },
+    responses: {
+      200: {
+        description: "A page.",
+        schema: listEnvelope(receivedJson),
+        example: {
+          data: [{
+            id: invitationExample.id,
+            workspace: { id: "3f1c2a9e-8b7d-4c6e-9a5f-0d2b4e6f8a1c", name: "Radio Sul research" },
+            role: invitationExample.role,
+            created_at: invitationExample.created_at,
+            expires_at: invitationExample.expires_at,
+          }],
+          next_cursor: null,
+          has_more: false,
+        },
+      },
+    },
     handler: async ({ app, query, principal }) => {
       const scope = { list: "received invitations", filter: { user: principal.userId } };
       const page = await listPage(

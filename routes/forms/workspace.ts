@@ -15,7 +15,12 @@ import {
 import { type AppContext, json } from "../../lib/http/router.ts";
 import { answeredInTransaction } from "../../lib/http/idempotency.ts";
 import { conflict, defineFormsRoute, notFound } from "../../lib/forms/wing.ts";
-import { invitationJson, invitationOut, invite } from "../../lib/forms/invitations.ts";
+import {
+  invitationExample,
+  invitationJson,
+  invitationOut,
+  invite,
+} from "../../lib/forms/invitations.ts";
 import * as s from "../../lib/http/schema.ts";
 
 const role = s.enumOf(ROLES);
@@ -210,7 +215,9 @@ export const routes = [
     cors: "credentialed",
     idempotent: true,
     body: s.named("NewMember", s.object({ email: s.email(), role })),
-    responses: { 202: { description: "Invited.", schema: invitationJson } },
+    responses: {
+      202: { description: "Invited.", schema: invitationJson, example: invitationExample },
+    },
     errors: [409],
     handler: ({ app, body, principal, req }) => {
       checkOwnerRule(principal, body.role);
