@@ -13,7 +13,11 @@ export const CONFIG_VARIABLES = [
   ["DATABASE_READ_URL", "(unset)", "a streaming replica of DATABASE_URL; the ads API reads there"],
   ["DATA_DIR", "./data", "directory of the embedded database"],
   ["PUBLIC_BASE_URL", "http://localhost:PORT", "public origin (https enables Secure cookies)"],
-  ["SECRET_KEY", "(generated)", "HMAC key for cursors; generated once and kept in the database"],
+  [
+    "SECRET_KEY",
+    "(generated)",
+    "cursor and sealing key; generated once, kept in the database",
+  ],
   // Two pools: the second for the ads key lookup and page (generic plans kept).
   ["DB_POOL_MAX", "10", "PostgreSQL connections per pool, each opened only as needed"],
   ["ADS_DATABASE_TIMEOUT_MS", "5000", "an ads request waiting this long answers 503 UNAVAILABLE"],

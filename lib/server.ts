@@ -158,7 +158,13 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     // connection then answered every text[] of the key lookup as a string (500s) for good.
     await db.keptPlans`select 1`;
     replica = config.databaseReadUrl
-      ? await openReadReplica(db, config.databaseReadUrl, config.dbPoolMax)
+      ? await openReadReplica(
+        db,
+        config.databaseReadUrl,
+        config.dbPoolMax,
+        // Silence found within half the deadline leaves the primary the other half.
+        config.adsDatabaseTimeoutMs / 4,
+      )
       : null;
     const clock = options.clock ?? (() => new Date());
     app = {

@@ -8,6 +8,7 @@ import { routes as reports } from "./ads/reports.ts";
 import { routes as coverage } from "./ads/coverage.ts";
 import { routes as auth } from "./forms/auth.ts";
 import { routes as workspace } from "./forms/workspace.ts";
+import { routes as invitations } from "./forms/invitations.ts";
 import { routes as questionnaires } from "./forms/questionnaires.ts";
 import { routes as publicForms } from "./forms/public.ts";
 import { routes as embed } from "./forms/embed.ts";
@@ -25,6 +26,7 @@ export const allRoutes: Route[] = [
   ...coverage,
   ...auth,
   ...workspace,
+  ...invitations,
   ...questionnaires,
   ...publicForms,
   ...embed,

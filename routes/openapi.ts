@@ -15,7 +15,7 @@ export const TAGS: Record<string, string> = {
   workspace: "The workspace of the request (X-Workspace-Id): its settings, plan usage, and " +
     "members with their roles (viewer, editor, admin, owner).",
   questionnaires: "Questionnaires of the workspace: draft -> published -> closed; any -> " +
-    "deleted (soft). Lists use the list envelope with a signed cursor.",
+    "deleted (soft). Lists use the list envelope with an opaque cursor (encrypted and signed).",
   public: "What visitors of a published questionnaire call: no credentials, any origin " +
     "(Access-Control-Allow-Origin: *), 120 requests per minute per client address.",
   exports: "Exports of a questionnaire's sessions and answers, as CSV or NDJSON, streamed.",

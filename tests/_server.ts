@@ -148,3 +148,15 @@ export async function retriedAfterCrash(
   await lost.body?.cancel();
   return send();
 }
+
+/**
+ * `service` whose requests each give up after `ms` unless they carry a signal of their own: a
+ * test whose rule breaks (a request left waiting for a held database) then fails in seconds
+ * instead of hanging the suite.
+ */
+export function withRequestTimeouts(service: TestService, ms: number): TestService {
+  return {
+    ...service,
+    fetch: (path, init) => service.fetch(path, { signal: AbortSignal.timeout(ms), ...init }),
+  };
+}

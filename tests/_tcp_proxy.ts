@@ -140,6 +140,8 @@ export async function serviceBehindProxy(env: Record<string, string>, maintenanc
     service,
     proxy,
     async close() {
+      // Held answers let through, so that no request is left waiting for them.
+      proxy.stalled = false;
       await started.shutdown();
       proxy.close();
       await database.drop();

@@ -10,6 +10,9 @@ import { EXPIRED, within } from "./deadline.ts";
 /** After a failed connection the replica is tried again this much later; the primary reads. */
 const REPLICA_RETRY_MS = 2000;
 
+/** What a read returns when the replica kept silent: it is marked down and the primary reads. */
+const SILENT: unique symbol = Symbol("silent");
+
 export interface ReplicaStatus {
   state: "ok" | "unavailable";
   /** How long the replica's data is behind the primary's: 0 when it has replayed everything. */
@@ -34,10 +37,50 @@ function primaryAnswers(err: unknown): "down" | "behind" | null {
 /** serialization_failure (recovery conflict), undefined table, column, function and object. */
 const BEHIND = new Set(["40001", "42P01", "42703", "42883", "42704"]);
 
-export async function openReadReplica(primary: Db, url: string, poolMax: number) {
+/**
+ * `answerMs`: how long a read waits for the replica before asking whether it answers at all.
+ * A replica can hang without erroring (it accepts connections and never answers, or a network
+ * path drops packets silently): a read that waited that long sends a trivial probe on a
+ * connection of its own, and if the probe gets no answer within `answerMs` either, the replica
+ * is marked down as an unreachable one is and the primary answers the read. A replica that is
+ * only slow on a heavy read answers the probe, and the read goes on waiting for it.
+ */
+export async function openReadReplica(
+  primary: Db,
+  url: string,
+  poolMax: number,
+  answerMs: number,
+) {
   // postgres.js connects at the first statement, so a replica down at start is only marked so.
   const replica = await openDb({ databaseUrl: url, dataDir: "", poolMax });
   let downUntil = 0;
+  const markDown = () => downUntil = performance.now() + REPLICA_RETRY_MS;
+
+  // The probe's own pool, so that reads holding every connection of the replica's pool (slow or
+  // hung) do not make it wait; dropped when it went unanswered, as its connection is then stuck.
+  let prober: Db | null = null;
+  let probing: Promise<boolean> | null = null;
+  const replicaAnswers = () =>
+    probing ??= (async () => {
+      prober ??= await openDb({ databaseUrl: url, dataDir: "", poolMax: 1 });
+      const probe = prober.sql`select 1`.then(() => true, () => false);
+      if (await within(probe, answerMs) === true) return true;
+      const stuck = prober;
+      prober = null;
+      stuck.close().catch(() => {});
+      return false;
+    })().finally(() => probing = null);
+
+  /** The replica's answer to `read`, or SILENT when the replica stopped answering. */
+  const answered = async <T>(read: Promise<T>): Promise<T | typeof SILENT> => {
+    // Left behind when the replica is silent: its late failure is nobody's.
+    read.catch(() => {});
+    for (;;) {
+      const result = await within(read, answerMs);
+      if (result !== EXPIRED) return result;
+      if (!await replicaAnswers()) return SILENT;
+    }
+  };
   // Each pool's first statement is a trivial one, so that postgres.js knows the array types
   // before any statement returning one is described (see lib/server.ts); tried again until it
   // succeeds once (a replica down at start), as the types then stay known to the pool.
@@ -52,12 +95,13 @@ export async function openReadReplica(primary: Db, url: string, poolMax: number)
   const onReplica = async <T>(work: (db: Db) => Promise<T>): Promise<T> => {
     if (performance.now() >= downUntil) {
       try {
-        await warm();
-        return await work(replica);
+        const result = await answered(warm().then(() => work(replica)));
+        if (result !== SILENT) return result;
+        markDown();
       } catch (err) {
         const why = primaryAnswers(err);
         if (why === null) throw err;
-        if (why === "down") downUntil = performance.now() + REPLICA_RETRY_MS;
+        if (why === "down") markDown();
       }
     }
     return await work(primary);
@@ -77,7 +121,7 @@ export async function openReadReplica(primary: Db, url: string, poolMax: number)
     // run again on the primary if the replica fails; a read has nothing to undo.
     begin: (fn) => onReplica((d) => d.begin(fn)),
     beginBulk: (fn) => primary.beginBulk(fn),
-    close: () => replica.close(),
+    close: () => closeAll(),
     raw: replica.raw,
     pools: () => replica.pools().map((p) => ({ ...p, pool: `replica ${p.pool}` })),
   };
@@ -115,11 +159,17 @@ export async function openReadReplica(primary: Db, url: string, poolMax: number)
           downUntil = 0;
           return status;
         }
+        // Silent past the check's time: down, as reads would find it.
+        markDown();
       } catch (err) {
-        if (primaryAnswers(err) === "down") downUntil = performance.now() + REPLICA_RETRY_MS;
+        if (primaryAnswers(err) === "down") markDown();
       }
       return { state: "unavailable", lag_seconds: null, lag_bytes: null };
     },
-    close: () => replica.close(),
+    close: () => closeAll(),
   };
+
+  async function closeAll() {
+    await Promise.all([replica.close(), prober?.close()]);
+  }
 }

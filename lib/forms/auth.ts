@@ -146,24 +146,52 @@ export function user(minRole: Role): AuthRule<UserPrincipal> {
     // UUID v4 is unguessable, and scoping by address would let a visitor whose address changed
     // (mobile networks) create a second session on retry.
     idempotencyScope: (principal) => `user:${principal.userId}:${principal.workspaceId}`,
-    async authenticate(ctx) {
-      try {
-        return await authenticateUser(ctx, minRole);
-      } catch (err) {
-        const unresolved = err instanceof ApiError && (err.status === 401 || err.status === 404);
-        if (
-          unresolved && ctx.route.cors === "credentialed" &&
-          !ctx.headers.has("Access-Control-Allow-Origin")
-        ) {
-          await applyUnresolvedCors(ctx.app, ctx.req, ctx.headers, ctx.route.rules);
-        }
-        throw err;
-      }
-    },
+    authenticate: (ctx) =>
+      resolvingCors(ctx, authenticateUser(ctx, minRole) as Promise<UserPrincipal>),
   };
 }
 
-async function authenticateUser(ctx: RequestContext, minRole: Role): Promise<UserPrincipal> {
+/** Who a route about the user alone serves: no workspace needed. */
+export type SignedInUser = Pick<UserPrincipal, "userId" | "tokenId">;
+
+/**
+ * Any signed-in user, member of a workspace or of none (one who left them all must still see
+ * and accept invitations): for routes about the user alone, where X-Workspace-Id means nothing.
+ * Order of checks: credential (401), rate limit (429), CSRF (403).
+ */
+export function signedIn(): AuthRule<SignedInUser> {
+  return {
+    security: [{ sessionCookie: [] }, { bearerToken: [] }],
+    securitySchemes: USER_SCHEMES,
+    describe: "Cookie service_token or Authorization: Bearer; any signed-in user.",
+    errors: [401, 403, 429],
+    responseHeaders: RATE_LIMIT_HEADERS,
+    idempotencyScope: (principal) => `user:${principal.userId}`,
+    authenticate: (ctx) => resolvingCors(ctx, authenticateUser(ctx, null)),
+  };
+}
+
+/** A credentialed route's 401 or 404 still carries the CORS headers its origin may read. */
+async function resolvingCors<P>(ctx: RequestContext, authenticated: Promise<P>): Promise<P> {
+  try {
+    return await authenticated;
+  } catch (err) {
+    const unresolved = err instanceof ApiError && (err.status === 401 || err.status === 404);
+    if (
+      unresolved && ctx.route.cors === "credentialed" &&
+      !ctx.headers.has("Access-Control-Allow-Origin")
+    ) {
+      await applyUnresolvedCors(ctx.app, ctx.req, ctx.headers, ctx.route.rules);
+    }
+    throw err;
+  }
+}
+
+/** The user of the request and, unless `minRole` is null, their role in its workspace. */
+async function authenticateUser(
+  ctx: RequestContext,
+  minRole: Role | null,
+): Promise<SignedInUser & Partial<UserPrincipal>> {
   const { app, req } = ctx;
   const found = credential(req);
   if (!found) {
@@ -171,7 +199,8 @@ async function authenticateUser(ctx: RequestContext, minRole: Role): Promise<Use
       message: "Sign in: send the service_token cookie or a bearer token.",
     });
   }
-  const wanted = req.headers.get("x-workspace-id");
+  // A route about the user alone reads no workspace: its header is not this request's business.
+  const wanted = minRole === null ? null : req.headers.get("x-workspace-id");
   if (wanted !== null && !UUID.test(wanted)) {
     throw new ApiError(404, "NOT_FOUND", {
       message: "No such workspace.",
@@ -220,6 +249,12 @@ async function authenticateUser(ctx: RequestContext, minRole: Role): Promise<Use
     shared ? limits.sharedResult(row, limit, now) : app.limiter.hit(`user:${row.user_id}`, limit),
     "user",
   );
+  if (minRole === null) {
+    if (found.viaCookie && !SAFE_METHODS.has(req.method)) {
+      checkCsrf(req, app.config.publicBaseUrl, []);
+    }
+    return { userId: row.user_id, tokenId: row.token_id };
+  }
   if (!row.workspace_id || !row.role) {
     throw new ApiError(404, "NOT_FOUND", {
       message: "No such workspace.",

@@ -32,17 +32,30 @@ export async function beginLoginAttempt(
   await app.db.sql`
     insert into login_failures (key, at, attempt)
     values (${byEmail}, ${now}, ${attempt}), (${byAddress}, ${now}, ${attempt})`;
-  const [row] = await app.db.sql<{ by_email: number; by_address: number; oldest: Date }>`
+  // Per key, the failure whose leaving the window frees the next attempt: the next one counts
+  // itself, so it passes once fewer than the limit are left, that is when the limit-th newest
+  // has left (null: fewer than that many, this key does not refuse).
+  const [row] = await app.db.sql<{ by_email: number; by_address: number; free_at: Date | null }>`
     select count(*) filter (where key = ${byEmail})::int as by_email,
            count(*) filter (where key = ${byAddress})::int as by_address,
-           min(at) as oldest
+           greatest(
+             (select at from login_failures
+              where key = ${byEmail} and at > ${since} and attempt <> ${attempt}
+              order by at desc offset ${LOGIN_FAILURES_PER_EMAIL - 1} limit 1),
+             (select at from login_failures
+              where key = ${byAddress} and at > ${since} and attempt <> ${attempt}
+              order by at desc offset ${LOGIN_FAILURES_PER_ADDRESS - 1} limit 1)
+           ) as free_at
     from login_failures where key in (${byEmail}, ${byAddress}) and at > ${since}`;
   if (row.by_email > LOGIN_FAILURES_PER_EMAIL || row.by_address > LOGIN_FAILURES_PER_ADDRESS) {
     // A refused attempt checks no password, so it is not a failure of its own.
     await forgetLoginAttempt(app, attempt);
     app.metrics.count("onda_rate_limit_refusals_total", { limit: "login" });
-    // Until the oldest counted attempt leaves the window (this one was counted: never null).
-    const seconds = Math.ceil((row.oldest.getTime() + LOGIN_WINDOW_MS - now.getTime()) / 1000);
+    // Until both keys would let the same login through: a failure counts while it is younger
+    // than the window, so the one found above frees the attempt once it is the window old.
+    // Failures recorded meanwhile by others can still move that time on.
+    const freeAt = (row.free_at ?? now).getTime() + LOGIN_WINDOW_MS;
+    const seconds = Math.ceil((freeAt - now.getTime()) / 1000);
     throw new ApiError(429, "RATE_LIMITED", {
       message: "Too many failed logins; retry after Retry-After seconds.",
       headers: { "Retry-After": String(Math.max(1, seconds)) },

@@ -1,10 +1,14 @@
-// Opaque, signed pagination cursors for keyset lists (forms-api.md §8, contract.md §3).
+// Opaque, sealed pagination cursors for keyset lists (forms-api.md §8, contract.md §3).
 //
-// A cursor is base64url(JSON payload) "." base64url(HMAC-SHA256). The payload holds the sort
-// key of the last row served and when the cursor was issued; the HMAC covers the payload, the
-// list name and the list's filter, so a tampered cursor, or one from another list, filter or
-// workspace, fails verification. Each page issues a fresh cursor, so expiry after 24 h counts
-// inactivity, measured on app.clock().
+// A cursor is base64url(sealed payload) "." base64url(HMAC-SHA256). The payload holds the sort
+// key of the last row served and when the cursor was issued, and is sealed with AES-GCM (IV,
+// ciphertext and tag) so that it tells its holder nothing: the events feed's position is shared
+// by every workspace, and read in clear it showed their activity. The HMAC covers the sealed
+// payload, the list name and the list's filter (so does the GCM tag, as additional data), so a
+// tampered cursor, or one from another list, filter or workspace, fails verification. The
+// sealing key is derived from SECRET_KEY with HKDF for cursors alone. The payload is padded to a
+// fixed size so that a cursor's length does not follow its contents either. Each page issues a
+// fresh cursor, so expiry after 24 h counts inactivity, measured on app.clock().
 //
 // Usage in a list handler (the ORDER BY is the one `newestFirst` compares on):
 //   const scope = { list: "webhooks", filter: { workspace: principal.workspaceId } };
@@ -47,7 +51,8 @@ export function listEnvelope(item: s.Schema<unknown>): s.Schema<unknown> {
     next_cursor: s.nullable(
       s.string({
         description: "Opaque cursor of the next page; null on the last page.",
-        example: "eyJrIjpbIjIwMjYtMTEtMjBUMDg6MTU6MzAuMDAwWiJdfQ.c2lnbmF0dXJl",
+        example: "q7Hc2v0Lx9fPZ3kWmR8sT1uY4bN6eA5dG0hJ2kL7nQ9rS3tU1vX8zB4cD6fH0jK2mP5qR7sV9wY1" +
+          ".c2lnbmF0dXJlIG9mIHRoZSBzZWFsZWQgcGF5bG9hZA",
       }),
     ),
     has_more: s.boolean(),
@@ -58,14 +63,39 @@ export function listEnvelope(item: s.Schema<unknown>): s.Schema<unknown> {
 
 const encoder = new TextEncoder();
 const BASE64URL = { alphabet: "base64url" } as const;
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+/** Payloads are padded with spaces (which JSON ignores) to a multiple of this many bytes. */
+const PAD_TO = 64;
 
-/** The HMAC key of cursors, and what it signs: the list, its filter and the payload. */
+/** The cursor key, derived from the service secret for cursors only. */
+async function cursorKey(secret: string): Promise<CryptoKey> {
+  const base = await crypto.subtle.importKey("raw", encoder.encode(secret), "HKDF", false, [
+    "deriveKey",
+  ]);
+  const hkdf = {
+    name: "HKDF",
+    hash: "SHA-256",
+    salt: new Uint8Array(32),
+    info: encoder.encode("onda cursor v1"),
+  };
+  return crypto.subtle.deriveKey(hkdf, base, { name: "AES-GCM", length: 256 }, false, [
+    "encrypt",
+    "decrypt",
+  ]);
+}
+
+/** What a cursor is bound to: the list and its filter. */
+function boundTo(scope: CursorScope) {
+  return `${scope.list}\n${JSON.stringify(scope.filter ?? {})}`;
+}
+
+/** The HMAC key of cursors, and what it signs: the list, its filter and the sealed payload. */
 async function signing(secret: string, scope: CursorScope, payload: string) {
   const hmac = { name: "HMAC", hash: "SHA-256" };
   const usages: KeyUsage[] = ["sign", "verify"];
   const key = await crypto.subtle.importKey("raw", encoder.encode(secret), hmac, false, usages);
-  const input = `${scope.list}\n${JSON.stringify(scope.filter ?? {})}\n${payload}`;
-  return [key, encoder.encode(input)] as const;
+  return [key, encoder.encode(`${boundTo(scope)}\n${payload}`)] as const;
 }
 
 export function badCursor(): ApiError {
@@ -77,9 +107,18 @@ export function badCursor(): ApiError {
 }
 
 export async function encodeCursor(app: AppContext, scope: CursorScope, position: unknown[]) {
-  const payload = base64url(
-    encoder.encode(JSON.stringify({ k: position, t: app.clock().getTime() })),
+  const text = JSON.stringify({ k: position, t: app.clock().getTime() });
+  const plain = encoder.encode(text.padEnd(Math.ceil(text.length / PAD_TO) * PAD_TO, " "));
+  const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
+  const sealed = await crypto.subtle.encrypt(
+    { name: "AES-GCM", iv, additionalData: encoder.encode(boundTo(scope)) },
+    await cursorKey(app.secretKey),
+    plain,
   );
+  const bytes = new Uint8Array(IV_BYTES + sealed.byteLength);
+  bytes.set(iv);
+  bytes.set(new Uint8Array(sealed), IV_BYTES);
+  const payload = base64url(bytes);
   const signature = await crypto.subtle.sign(
     "HMAC",
     ...await signing(app.secretKey, scope, payload),
@@ -91,7 +130,7 @@ export async function encodeCursor(app: AppContext, scope: CursorScope, position
 async function decodeCursor(app: AppContext, scope: CursorScope, cursor: string | undefined) {
   if (cursor === undefined) return null;
   const { key, issuedAt } = await verifyCursor(app, scope, cursor);
-  // Signed by this service, but still input: every list's sort key is an instant as
+  // Sealed by this service, but still input: every list's sort key is an instant as
   // toISOString writes it and a UUID (see afterCursor), and nothing else reaches the query.
   const [at, id] = key;
   if (
@@ -107,7 +146,7 @@ async function decodeCursor(app: AppContext, scope: CursorScope, cursor: string 
 }
 
 /**
- * The payload of a cursor this service signed for `scope`, unchecked otherwise: for a list whose
+ * The payload of a cursor this service sealed for `scope`, unchecked otherwise: for a list whose
  * sort key or lifetime differs from the others' (the events feed); 400 when forged or foreign.
  */
 export async function verifyCursor(
@@ -118,16 +157,32 @@ export async function verifyCursor(
   const match = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/.exec(cursor);
   if (!match) throw badCursor();
   let given: Uint8Array<ArrayBuffer>;
-  let parsed: { k?: unknown; t?: unknown };
+  let sealed: Uint8Array<ArrayBuffer>;
   try {
     given = Uint8Array.fromBase64(match[2], BASE64URL);
-    parsed = JSON.parse(new TextDecoder().decode(Uint8Array.fromBase64(match[1], BASE64URL)));
+    sealed = Uint8Array.fromBase64(match[1], BASE64URL);
   } catch {
     throw badCursor();
   }
-  // verify compares in constant time.
+  // verify compares in constant time; nothing of the payload is opened before it passed.
   const [key, input] = await signing(app.secretKey, scope, match[1]);
   if (!await crypto.subtle.verify("HMAC", key, given, input)) throw badCursor();
+  if (sealed.length < IV_BYTES + TAG_BYTES) throw badCursor();
+  let parsed: { k?: unknown; t?: unknown };
+  try {
+    const plain = await crypto.subtle.decrypt(
+      {
+        name: "AES-GCM",
+        iv: sealed.subarray(0, IV_BYTES),
+        additionalData: encoder.encode(boundTo(scope)),
+      },
+      await cursorKey(app.secretKey),
+      sealed.subarray(IV_BYTES),
+    );
+    parsed = JSON.parse(new TextDecoder().decode(plain));
+  } catch {
+    throw badCursor();
+  }
   if (!Array.isArray(parsed?.k) || typeof parsed.t !== "number") throw badCursor();
   return { key: parsed.k, issuedAt: parsed.t };
 }

@@ -62,7 +62,7 @@ export interface AppContext {
   clock: () => Date;
   log: LogSink;
   limiter: RateLimiter;
-  /** HMAC key material for cursors and other server-issued tokens. */
+  /** Key material for cursors (sealing and signing) and other server-issued tokens. */
   secretKey: string;
   /** The HTTP client for outgoing calls (webhooks); injectable for tests. */
   fetch: typeof fetch;

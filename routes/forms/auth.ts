@@ -17,7 +17,7 @@ const userJson = s.named(
   "User",
   s.object({ id: s.uuid(), email: s.email(), name: s.string({ example: "Ana Lima" }) }),
 );
-const workspaceJson = s.named(
+export const workspaceJson = s.named(
   "WorkspaceMembership",
   s.object({
     id: s.uuid(),
@@ -120,8 +120,8 @@ export const routes = [
     description:
       "Checks e-mail and password and sets the service_token cookie (valid 14 days). A wrong " +
       "password and an unknown e-mail answer the same 401 after the same work. After " +
-      "10 failures for one e-mail or 50 from one address within 15 minutes: 429 with " +
-      "Retry-After. Not a creating POST (200, no resource to address): Idempotency-Key is " +
+      "10 failures for one e-mail or 50 from one address within 15 minutes: 429, with " +
+      "Retry-After the seconds until neither limit would refuse the same login. Not a creating POST (200, no resource to address): Idempotency-Key is " +
       "ignored, and a repeated login simply opens another session.",
     auth: publicAccess(),
     body: s.named(

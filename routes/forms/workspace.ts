@@ -1,5 +1,5 @@
 // The workspace of the request: its settings (name, allowed origins), plan usage and members
-// with their roles (contract.md §3).
+// with their roles (contract.md §3); members join by invitation (routes/forms/invitations.ts).
 
 import { type Role, ROLES, user, type UserPrincipal } from "../../lib/forms/auth.ts";
 import { listEnvelope, type ListOrder, listPage, pageQuery } from "../../lib/http/cursor.ts";
@@ -15,6 +15,12 @@ import {
 import { type AppContext, json } from "../../lib/http/router.ts";
 import { answeredInTransaction } from "../../lib/http/idempotency.ts";
 import { conflict, defineFormsRoute, notFound } from "../../lib/forms/wing.ts";
+import {
+  invitationExample,
+  invitationJson,
+  invitationOut,
+  invite,
+} from "../../lib/forms/invitations.ts";
 import * as s from "../../lib/http/schema.ts";
 
 const role = s.enumOf(ROLES);
@@ -63,7 +69,7 @@ interface MemberRow {
 }
 
 /** Only an owner may grant, change or remove the owner role. */
-function checkOwnerRule(principal: UserPrincipal, ...roles: (Role | null)[]) {
+export function checkOwnerRule(principal: UserPrincipal, ...roles: (Role | null)[]) {
   if (roles.includes("owner") && principal.role !== "owner") {
     throw new ApiError(403, "FORBIDDEN", {
       message: "Only an owner can grant, change or remove an owner.",
@@ -195,37 +201,44 @@ export const routes = [
     method: "POST",
     path: "/api/v1/workspace/members",
     tag: "workspace",
-    summary: "Add a member",
-    description: "Adds an existing user, found by e-mail, with a role, 201. No such user: 404 " +
-      "(field email); already a member: 409. Needs admin; only an owner may add an owner.",
+    summary: "Invite a member",
+    description: "Invites an e-mail address with a role, 202 with the invitation: nobody is " +
+      "added without consent. The user signed in with that address sees the invitation at " +
+      "GET /api/v1/invitations and accepts it (the membership is made then, with this role) " +
+      "or declines it. The answer is the same whether or not the address has an account, and " +
+      "names no user: an invitation to an address nobody has yet waits for someone to register " +
+      "it. An invitation can be accepted for 7 days (expires_at); inviting the address again " +
+      "renews its pending invitation (same id, new role and expiry). The address of a member " +
+      "already: 409 (field email). Admins list and revoke invitations at " +
+      "/api/v1/workspace/invitations. Needs admin; only an owner may invite an owner.",
     auth: user("admin"),
     cors: "credentialed",
     idempotent: true,
     body: s.named("NewMember", s.object({ email: s.email(), role })),
-    responses: { 201: { description: "Added.", schema: memberJson } },
+    responses: {
+      202: { description: "Invited.", schema: invitationJson, example: invitationExample },
+    },
     errors: [409],
     handler: ({ app, body, principal, req }) => {
       checkOwnerRule(principal, body.role);
-      // The Idempotency-Key's answer commits with the membership.
-      return answeredInTransaction(app.db, req, 201, async (tx) => {
-        const [found] = await tx<{ id: string }>`
-          select id from users where lower(email) = lower(${body.email})`;
-        if (!found) {
-          throw notFound("No user has this e-mail address.", "email");
-        }
-        const [row] = await tx<MemberRow>`
-          with added as (
-            insert into memberships (workspace_id, user_id, role, created_at)
-            values (${principal.workspaceId}, ${found.id}, ${body.role}, ${app.clock()})
-            on conflict do nothing
-            returning user_id, role, created_at
-          )
-          select a.user_id, u.email, u.name, a.role, a.created_at
-          from added a join users u on u.id = a.user_id`;
-        if (!row) {
-          throw conflict("This user is already a member.", "email");
-        }
-        return row;
+      // The Idempotency-Key's answer commits with the invitation.
+      return answeredInTransaction(app.db, req, 202, async (tx) => {
+        // Only a member's address is refused: the admin can list the members anyway, and whether
+        // anyone else has an account is not told.
+        const [member] = await tx`
+          select 1 from memberships m join users u on u.id = m.user_id
+          where m.workspace_id = ${principal.workspaceId} and lower(u.email) = lower(${body.email})`;
+        if (member) throw conflict("This address is a member's already.", "email");
+        return invitationOut(
+          await invite(
+            tx,
+            principal.workspaceId,
+            principal.userId,
+            body.email,
+            body.role,
+            app.clock(),
+          ),
+        );
       });
     },
   }),

@@ -1,7 +1,9 @@
 // /api/v1/events: the workspace's events as a pull API, for an integrator that missed webhooks
 // to catch up by itself. Each item is the body a webhook delivery sends, byte for byte; the
 // cursor is a feed position (lib/webhooks/feed.ts says why it is exact) and lives as long as the
-// events after it are kept (lib/webhooks/retention.ts).
+// events after it are kept (lib/webhooks/retention.ts). That position is shared by every
+// workspace's events, so the cursor is sealed (lib/http/cursor.ts): its holder cannot read it
+// and learn how much other workspaces did.
 
 import {
   badCursor,

@@ -76,18 +76,20 @@ test("ads: a lost database is 503 UNAVAILABLE within 2 s, and recovers without r
   for (const path of PATHS) assert.equal((await call(path)).status, 200, path);
 
   proxy.cut();
-  for (let round = 0; round < 2; round++) {
-    for (const path of PATHS) {
-      const res = await call(path);
-      assert.equal(res.status, 503, `${path} while cut`);
-      assert.equal(res.json.error.code, "UNAVAILABLE");
-      assert.ok(res.headers.get("retry-after"));
-      assert.ok(res.ms < 2000, `${path} took ${Math.round(res.ms)} ms`);
-      assert.ok(!JSON.stringify(res.json).includes("ECONN"), "no internals in the body");
+  try {
+    for (let round = 0; round < 2; round++) {
+      for (const path of PATHS) {
+        const res = await call(path);
+        assert.equal(res.status, 503, `${path} while cut`);
+        assert.equal(res.json.error.code, "UNAVAILABLE");
+        assert.ok(res.headers.get("retry-after"));
+        assert.ok(res.ms < 2000, `${path} took ${Math.round(res.ms)} ms`);
+        assert.ok(!JSON.stringify(res.json).includes("ECONN"), "no internals in the body");
+      }
     }
+  } finally {
+    proxy.restore();
   }
-
-  proxy.restore();
   const deadline = performance.now() + 10_000;
   let recovered = false;
   while (!recovered && performance.now() < deadline) {

@@ -5,26 +5,42 @@ import assert from "node:assert/strict";
 import { type QuestionSpec, registerUser, type TestUser } from "./_forms.ts";
 import type { TestService } from "../_server.ts";
 
-/** A user with `role` in the owner's workspace (registered, then added by the owner). */
+/** A user with `role` in the owner's workspace (registered, invited by the owner, accepted). */
 export async function addMember(
   service: TestService,
   owner: TestUser,
   role: "viewer" | "editor" | "admin" | "owner",
 ): Promise<TestUser> {
   const member = await registerUser(service, { name: role });
-  const res = await service.fetch("/api/v1/workspace/members", {
-    method: "POST",
-    headers: owner.headers(),
-    body: JSON.stringify({ email: member.email, role }),
-  });
-  assert.ok(res.status === 201 || res.status === 200, `add member: ${res.status}`);
-  await res.body?.cancel();
+  await joinByInvitation(service, owner, member, role);
   const workspaceId = owner.workspaceId;
   return {
     ...member,
     workspaceId,
     headers: (extra = {}) => ({ ...member.headers(extra), "x-workspace-id": workspaceId }),
   };
+}
+
+/** `admin` invites `member`'s address to its workspace with `role`; `member` accepts. */
+export async function joinByInvitation(
+  service: TestService,
+  admin: TestUser,
+  member: TestUser,
+  role: string,
+): Promise<void> {
+  const invited = await service.fetch("/api/v1/workspace/members", {
+    method: "POST",
+    headers: admin.headers(),
+    body: JSON.stringify({ email: member.email, role }),
+  });
+  assert.equal(invited.status, 202, `invite: ${await invited.clone().text()}`);
+  const { id } = await invited.json();
+  const accepted = await service.fetch(`/api/v1/invitations/${id}/accept`, {
+    method: "POST",
+    headers: member.headers(),
+  });
+  assert.equal(accepted.status, 200, `accept: ${await accepted.clone().text()}`);
+  await accepted.body?.cancel();
 }
 
 export const EVERY_TYPE: QuestionSpec[] = [

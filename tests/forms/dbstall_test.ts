@@ -5,7 +5,7 @@
 // answers normally once the database does.
 
 import assert from "node:assert/strict";
-import { body, test } from "../_server.ts";
+import { body, test, withRequestTimeouts } from "../_server.ts";
 import { serviceBehindProxy } from "../_tcp_proxy.ts";
 import {
   answer,
@@ -16,14 +16,22 @@ import {
   startSession,
 } from "./_forms.ts";
 
-const DEADLINE_MS = 1000;
+// Wide enough apart that a loaded machine (the suite's files run in parallel) still tells a
+// request that waited for the deadline from one answered at once.
+const DEADLINE_MS = 2000;
+/** Every request of the test gives up after this long: a broken rule fails, never hangs. */
+const REQUEST_TIMEOUT_MS = 8000;
+// The deadline under test applies from the stall on: the setup and the checks after it hash
+// passwords (register, login), which on a loaded machine can take longer than it.
+const RELAXED_MS = 60_000;
 const behind = await serviceBehindProxy({
-  DATABASE_TIMEOUT_MS: String(DEADLINE_MS),
+  DATABASE_TIMEOUT_MS: String(RELAXED_MS),
   RATE_LIMIT_PUBLIC_PER_MINUTE: "100000",
 }, 3_600_000);
 // The maintenance window is read before the stall and kept, as in production between its reads:
 // each request's own statements are what the stall holds, writes included.
-const { service, proxy } = behind;
+const { proxy } = behind;
+const service = withRequestTimeouts(behind.service, REQUEST_TIMEOUT_MS);
 const { db, logs } = service;
 const config = service.app.config;
 
@@ -43,23 +51,20 @@ async function timed(response: Promise<Response>) {
   return { status: res.status, headers: res.headers, json, ms: performance.now() - t0 };
 }
 
-const limit = () => ({ signal: AbortSignal.timeout(5000) });
 const bearer = { authorization: `Bearer ${owner.token}` };
 const listQuestionnaires = () =>
-  timed(service.fetch("/api/v1/questionnaires", { headers: bearer, ...limit() }));
+  timed(service.fetch("/api/v1/questionnaires", { headers: bearer }));
 const login = () =>
   timed(service.fetch("/api/v1/auth/login", {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ email: owner.email, password: owner.password }),
-    ...limit(),
   }));
 const createToken = (name: string) =>
   timed(service.fetch("/api/v1/auth/tokens", {
     method: "POST",
     headers: { ...bearer, "content-type": "application/json" },
     body: JSON.stringify({ name }),
-    ...limit(),
   }));
 
 async function count(what: "sessions" | "answers" | "logins" | "tokens"): Promise<number> {
@@ -95,6 +100,7 @@ test("forms: a database that stops answering is 500 INTERNAL at the deadline; gi
     assert.doesNotMatch(JSON.stringify(res.json), /given up|no answer within|ECONN/);
   };
   const logged = logs.length;
+  config.databaseTimeoutMs = DEADLINE_MS;
   proxy.stalled = true;
   try {
     // As many requests as the pool has connections each wait for the deadline...
@@ -111,7 +117,7 @@ test("forms: a database that stops answering is 500 INTERNAL at the deadline; gi
       const res = await call();
       expectInternal(res, what);
       assert.ok(res.ms >= DEADLINE_MS - 100, `${what} answered in ${Math.round(res.ms)} ms`);
-      assert.ok(res.ms < DEADLINE_MS + 1000, `${what} took ${Math.round(res.ms)} ms`);
+      assert.ok(res.ms < DEADLINE_MS + 2500, `${what} took ${Math.round(res.ms)} ms`);
     }
     // ...and, theirs still waiting, later ones answer at once, writes and reads alike.
     for (
@@ -122,19 +128,26 @@ test("forms: a database that stops answering is 500 INTERNAL at the deadline; gi
     ) {
       const res = await call();
       expectInternal(res, what);
-      assert.ok(res.ms < 500, `${what} waited ${Math.round(res.ms)} ms for a silent database`);
+      assert.ok(
+        res.ms < DEADLINE_MS / 2,
+        `${what} waited ${Math.round(res.ms)} ms for a silent database`,
+      );
     }
   } finally {
     proxy.stalled = false;
+    config.databaseTimeoutMs = RELAXED_MS;
   }
   const errors = logs.slice(logged).filter((l) => l.status === 500).map((l) => JSON.stringify(l));
   assert.equal(errors.length, 6, "each 500 is logged");
-  assert.ok(errors.slice(0, 4).every((e) => e.includes("no answer within 1000 ms")), errors[0]);
+  assert.ok(
+    errors.slice(0, 4).every((e) => e.includes(`no answer within ${DEADLINE_MS} ms`)),
+    errors[0],
+  );
   assert.ok(errors.slice(4).every((e) => e.includes("4 requests given up")), errors[4]);
 
-  const deadline = performance.now() + 3000;
+  const deadline = performance.now() + 15_000;
   while ((await listQuestionnaires()).status !== 200) {
-    assert.ok(performance.now() < deadline, "the service did not recover within 3 s");
+    assert.ok(performance.now() < deadline, "the service did not recover within 15 s");
     await new Promise((r) => setTimeout(r, 50));
   }
   // The session and the answer had their one statement sent, with its key's record: it

@@ -132,6 +132,89 @@ test("idempotency: keys are scoped by principal and route", async () => {
   await session.body?.cancel();
 });
 
+test("idempotency: one user's key sent to two keyed routes runs each anew", async () => {
+  // Issue 30, item 7: only another principal or a public route was tried with the same key.
+  const key = { "idempotency-key": crypto.randomUUID() };
+  const owner = await registerUser(service);
+  const questionnaire = await publishedQuestionnaire(service, owner);
+  const invitee = `k${crypto.randomUUID().slice(0, 8)}@example.com`;
+  const sends = [
+    ["/api/v1/questionnaires", { title: "Two routes", questions: [] }, 201],
+    ["/api/v1/auth/tokens", { name: "two routes" }, 201],
+    ["/api/v1/exports", { questionnaire_id: questionnaire.id, format: "csv" }, 202],
+    ["/api/v1/workspace/members", { email: invitee, role: "viewer" }, 202],
+  ] as const;
+  for (const [path, payload, status] of sends) {
+    const res = await service.fetch(path, {
+      method: "POST",
+      headers: owner.headers(key),
+      body: JSON.stringify(payload),
+    });
+    assert.equal(res.status, status, `${path}: ${await res.clone().text()}`);
+    assert.equal(res.headers.get("idempotent-replayed"), null, `${path} ran anew`);
+    await res.body?.cancel();
+  }
+  const sql = service.db.sql;
+  const [made] = await sql<{ q: number; t: number; e: number; i: number }>`
+    select (select count(*)::int from questionnaires where title = 'Two routes') as q,
+           (select count(*)::int from auth_tokens where name = 'two routes') as t,
+           (select count(*)::int from exports where questionnaire_id = ${questionnaire.id}) as e,
+           (select count(*)::int from invitations where email = ${invitee}) as i`;
+  assert.deepEqual(made, { q: 1, t: 1, e: 1, i: 1 });
+  // And each replays its own answer.
+  const again = await service.fetch("/api/v1/questionnaires", {
+    method: "POST",
+    headers: owner.headers(key),
+    body: JSON.stringify(sends[0][1]),
+  });
+  assert.equal(again.headers.get("idempotent-replayed"), "true");
+  await again.body?.cancel();
+});
+
+test("idempotency: one key on two resources of one route pattern runs each anew", async () => {
+  // Sessions of two questionnaires, answers to two sessions, acceptances of two invitations:
+  // the same key, body and caller each time, only the path parameter differs.
+  const key = { "idempotency-key": crypto.randomUUID() };
+  const second = await publishedQuestionnaire(service, user);
+  const payload = sessionBody({ name: "One key, two forms" });
+  const started: number[] = [];
+  for (const slug of [form.slug, second.slug]) {
+    const res = await postSession(service, slug, payload, key);
+    assert.equal(res.status, 201, slug);
+    assert.equal(res.headers.get("idempotent-replayed"), null, slug);
+    started.push((await body<{ sessionId: number }>(res)).sessionId);
+  }
+  assert.notEqual(started[0], started[1]);
+  const both = [await startSession(service, form.slug), await startSession(service, form.slug)];
+  const q = form.questions[0];
+  for (const sessionId of both) {
+    const res = await answer(service, form.slug, sessionId, q.id, "same", key);
+    assert.equal(res.status, 201, String(sessionId));
+    assert.equal(res.headers.get("idempotent-replayed"), null, String(sessionId));
+    await res.body?.cancel();
+  }
+  const [{ n }] = await service.db.sql<{ n: number }>`
+    select count(*)::int as n from answers where session_id = any(${both}::bigint[])`;
+  assert.equal(n, 2);
+  const invitee = await registerUser(service);
+  const admins = [await registerUser(service), await registerUser(service)];
+  for (const admin of admins) {
+    const invited = await service.fetch("/api/v1/workspace/members", {
+      method: "POST",
+      headers: admin.headers(),
+      body: JSON.stringify({ email: invitee.email, role: "viewer" }),
+    });
+    const { id } = await body<{ id: string }>(invited);
+    const res = await service.fetch(`/api/v1/invitations/${id}/accept`, {
+      method: "POST",
+      headers: invitee.headers(key),
+    });
+    assert.equal(res.status, 200, await res.clone().text());
+    assert.equal(res.headers.get("idempotent-replayed"), null);
+    assert.equal((await body<{ id: string }>(res)).id, admin.workspaceId);
+  }
+});
+
 test("idempotency: a key is remembered for 24 hours", async () => {
   const key = crypto.randomUUID();
   await create(key, "Window").then((r) => r.body?.cancel());
@@ -515,7 +598,7 @@ test("idempotency: a crash after register's or token creation's commit: the retr
   assert.equal(await tokens("crash-token"), 1);
 });
 
-test("idempotency: a crash after a keyed member addition, checkout or export committed: the retry replays it, nothing is done twice", async () => {
+test("idempotency: a crash after a keyed member invitation, checkout or export committed: the retry replays it, nothing is done twice", async () => {
   // As for the webhooks: the crash falls between the handler's commit and its answer leaving
   // the service, and the client retries with the same Idempotency-Key. The key's record must
   // have committed with the write, or the retry is 409 for a minute and then does it again.
@@ -528,11 +611,11 @@ test("idempotency: a crash after a keyed member addition, checkout or export com
     {
       path: "/api/v1/workspace/members",
       payload: { email: invited.email, role: "editor" },
-      status: 201,
+      status: 202,
       location: null,
       count: () =>
         sql<{ n: number }>`
-        select count(*)::int as n from memberships where workspace_id = ${ws}`,
+        select count(*)::int as n from invitations where workspace_id = ${ws}`,
     },
     {
       path: "/api/v1/billing/checkout",

@@ -223,14 +223,21 @@ test("pagination: a tampered, foreign or expired cursor is 400 with field cursor
   const ok = await list(`?limit=1&cursor=${cursor}`, user);
   assert.equal(ok.status, 200);
   await ok.body?.cancel();
+  // Sealed payload "." signature: a changed bit anywhere, or a cut or longer part, fails.
   const [payload, sig] = cursor.split(".");
-  const forged = JSON.parse(atob(payload.replace(/-/g, "+").replace(/_/g, "/")));
-  forged.k[1] = crypto.randomUUID();
-  const forgedPayload = btoa(JSON.stringify(forged)).replace(/\+/g, "-").replace(/\//g, "_")
-    .replace(/=+$/, "");
+  const flipped = (part: string, at: number) => {
+    const bytes = Uint8Array.fromBase64(part, { alphabet: "base64url" });
+    bytes[at] ^= 1;
+    return bytes.toBase64({ alphabet: "base64url", omitPadding: true });
+  };
   const bad = [
-    `${forgedPayload}.${sig}`,
+    `${flipped(payload, 0)}.${sig}`,
+    `${flipped(payload, 20)}.${sig}`,
+    `${flipped(payload, 40)}.${sig}`,
+    `${payload}.${flipped(sig, 31)}`,
     `${payload}.${sig.slice(0, -2)}AA`,
+    `${payload.slice(0, -4)}.${sig}`,
+    `eyJrIjpbXSwidCI6MH0.${sig}`,
     "garbage",
   ];
   for (const c of bad) {
@@ -267,6 +274,30 @@ test("pagination: a tampered, foreign or expired cursor is 400 with field cursor
   }
 });
 
+test("pagination: a cursor's bytes reveal nothing: no JSON, no sort key, no time", async () => {
+  // Issue 30, item 4: the payload was base64url JSON beside its signature, readable by anyone.
+  const user = await registerUser(service);
+  for (let i = 0; i < 2; i++) {
+    await post("/api/v1/questionnaires", user, { title: `R${i}`, questions: [] }).then((r) =>
+      r.body?.cancel()
+    );
+  }
+  const page = await body<Page & { data: { id: string; created_at: string }[] }>(
+    await list("?limit=1", user),
+  );
+  const cursor = page.next_cursor!;
+  const [payload] = cursor.split(".");
+  const text = new TextDecoder().decode(Uint8Array.fromBase64(payload, { alphabet: "base64url" }));
+  assert.throws(() => JSON.parse(text));
+  for (const part of [page.data[0].id, page.data[0].created_at.slice(0, 10), '"k"', '"t"']) {
+    assert.ok(!text.includes(part) && !cursor.includes(part), `the cursor shows ${part}`);
+  }
+  // The same position sealed twice gives two unrelated cursors of the same length.
+  const again = (await body<Page>(await list("?limit=1", user))).next_cursor!;
+  assert.notEqual(again, cursor);
+  assert.equal(again.length, cursor.length);
+});
+
 test("pagination: a cursor's signature must match in full, and its payload is checked after it", async () => {
   const user = await registerUser(service);
   for (let i = 0; i < 2; i++) {
@@ -286,7 +317,7 @@ test("pagination: a cursor's signature must match in full, and its payload is ch
     `${payload}.${sig.slice(0, 2)}`,
     `${payload}.${sig.slice(0, -4)}`,
     `${payload}.${sig}AAAA`,
-    // Signed with the service's own key, but no sort key a list issues (issue 19, item 6).
+    // Sealed with the service's own key, but no sort key a list issues (issue 19, item 6).
     await signed(["not a time", crypto.randomUUID()]),
     await signed(["2026-13-45T00:00:00.000Z", crypto.randomUUID()]),
     await signed([new Date().toISOString(), "not-a-uuid"]),

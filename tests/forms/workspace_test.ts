@@ -1,11 +1,12 @@
-// Workspace members (routes/forms/workspace.ts): adding by e-mail (unknown 404, duplicate 409), the
-// owner protections (only an owner touches an owner; the last owner stays), admin-only
-// management, and another workspace's members as 404.
+// Workspace members (routes/forms/workspace.ts) and invitations (routes/forms/invitations.ts):
+// inviting by e-mail (the same answer for any address, a member's 409), accepting, declining,
+// expiry and revocation, the owner protections (only an owner touches an owner; the last owner
+// stays), admin-only management, and another workspace's members and invitations as 404.
 
 import assert from "node:assert/strict";
 import { body, startTestService, test } from "../_server.ts";
 import { registerUser, type TestUser } from "./_forms.ts";
-import { addMember } from "./_workspace.ts";
+import { addMember, joinByInvitation } from "./_workspace.ts";
 
 const service = await startTestService();
 
@@ -75,16 +76,166 @@ test("members: the list pages with a cursor, oldest first, each member once", as
   assert.deepEqual(seen, [owner.userId, ...added], "in the order they joined, none twice");
 });
 
-test("members: adding an e-mail no user has is 404 (field email) and adds nothing", async () => {
+type Invitation = {
+  id: string;
+  email: string;
+  role: string;
+  created_at: string;
+  expires_at: string;
+};
+type Received = { id: string; workspace: { id: string; name: string }; role: string };
+
+async function received(as: TestUser): Promise<Received[]> {
+  const res = await service.fetch("/api/v1/invitations", { headers: as.headers() });
+  assert.equal(res.status, 200);
+  return (await body<{ data: Received[] }>(res)).data;
+}
+
+function respond(as: TestUser, id: string, answer: "accept" | "decline") {
+  return service.fetch(`/api/v1/invitations/${id}/${answer}`, {
+    method: "POST",
+    headers: as.headers(),
+  });
+}
+
+async function pending(as: TestUser): Promise<Invitation[]> {
+  const res = await service.fetch("/api/v1/workspace/invitations", { headers: as.headers() });
+  assert.equal(res.status, 200);
+  return (await body<{ data: Invitation[] }>(res)).data;
+}
+
+test("members: inviting answers alike for a registered and an unknown address, names nobody, adds nobody", async () => {
+  // Issue 30, item 5: adding answered the user's id and name, 404 for an unknown address, and
+  // put any registered person in the workspace without asking.
   const owner = await registerUser(service);
+  const someone = await registerUser(service, { name: "Someone Real" });
   const before = await members(owner.workspaceId);
-  await expectError(
-    await addByEmail(owner, "nobody-here@example.com", "editor"),
-    404,
-    "NOT_FOUND",
-    "email",
+  const unknown = `nobody-${crypto.randomUUID().slice(0, 8)}@example.com`;
+  const answers = [];
+  for (const email of [someone.email, unknown]) {
+    const res = await addByEmail(owner, email, "editor");
+    const text = await res.text();
+    assert.equal(res.status, 202, text);
+    assert.ok(!text.includes(someone.userId) && !text.includes("Someone Real"), text);
+    const invitation = JSON.parse(text);
+    assert.deepEqual(Object.keys(invitation), ["id", "email", "role", "created_at", "expires_at"]);
+    assert.deepEqual([invitation.email, invitation.role], [email, "editor"]);
+    answers.push({ status: res.status, headers: [...res.headers.keys()].sort() });
+  }
+  assert.deepEqual(answers[0], answers[1], "the same answer whether or not the address is known");
+  assert.deepEqual(await members(owner.workspaceId), before, "nobody joined without consent");
+});
+
+test("invitations: the invitee sees them and accepts (the role applies then) or declines", async () => {
+  const owner = await registerUser(service);
+  const invitee = await registerUser(service);
+  const invited = await addByEmail(owner, invitee.email.toUpperCase(), "editor");
+  assert.equal(invited.status, 202);
+  const { id } = await body<Invitation>(invited);
+  const [mine] = await received(invitee);
+  assert.deepEqual(
+    [mine.id, mine.workspace.id, mine.role],
+    [id, owner.workspaceId, "editor"],
   );
-  assert.deepEqual(await members(owner.workspaceId), before);
+  assert.deepEqual(await received(owner), [], "only the invited address sees it");
+  // Someone else cannot accept or decline it.
+  const stranger = await registerUser(service);
+  await expectError(await respond(stranger, id, "accept"), 404, "NOT_FOUND");
+  await expectError(await respond(stranger, id, "decline"), 404, "NOT_FOUND");
+  // Inviting again renews it with the new role; the role applies on acceptance.
+  const again = await body<Invitation>(await addByEmail(owner, invitee.email, "viewer"));
+  assert.equal(again.id, id);
+  const accepted = await respond(invitee, id, "accept");
+  assert.equal(accepted.status, 200);
+  const workspace = await body<{ id: string; role: string }>(accepted);
+  assert.deepEqual([workspace.id, workspace.role], [owner.workspaceId, "viewer"]);
+  assert.deepEqual((await members(owner.workspaceId)).at(-1), [invitee.userId, "viewer"]);
+  const asMember = await service.fetch("/api/v1/workspace", {
+    headers: invitee.headers({ "x-workspace-id": owner.workspaceId }),
+  });
+  assert.equal((await body<{ role: string }>(asMember)).role, "viewer");
+  assert.deepEqual(await received(invitee), []);
+  await expectError(await respond(invitee, id, "accept"), 404, "NOT_FOUND");
+  // Declined: removed, nothing joined.
+  const other = await registerUser(service);
+  const declined = await body<Invitation>(await addByEmail(owner, other.email, "admin"));
+  const res = await respond(other, declined.id, "decline");
+  assert.equal(res.status, 204);
+  assert.deepEqual(await received(other), []);
+  assert.ok(!(await members(owner.workspaceId)).some(([user]) => user === other.userId));
+  assert.deepEqual(await pending(owner), []);
+});
+
+test("invitations: an address registered after it was invited sees the invitation and accepts", async () => {
+  const owner = await registerUser(service);
+  const email = `later-${crypto.randomUUID().slice(0, 8)}@example.com`;
+  assert.equal((await addByEmail(owner, email, "editor")).status, 202);
+  const later = await registerUser(service, { email });
+  const [invitation] = await received(later);
+  assert.equal((await respond(later, invitation.id, "accept")).status, 200);
+  assert.deepEqual((await members(owner.workspaceId)).at(-1), [later.userId, "editor"]);
+});
+
+test("invitations: a user left in no workspace still sees and accepts them", async () => {
+  const a = await registerUser(service);
+  const b = await addMember(service, a, "owner");
+  assert.equal((await remove(b, a.userId)).status, 204);
+  const [{ n }] = await service.db.sql<{ n: number }>`
+    select count(*)::int as n from memberships where user_id = ${a.userId}`;
+  assert.equal(n, 0);
+  await joinByInvitation(service, b, a, "editor");
+  assert.deepEqual((await members(a.workspaceId)).at(-1), [a.userId, "editor"]);
+});
+
+test("invitations: they expire after 7 days, and admins list and revoke them", async () => {
+  const owner = await registerUser(service);
+  const admin = await addMember(service, owner, "admin");
+  const editor = await addMember(service, owner, "editor");
+  const a = await registerUser(service);
+  const b = await registerUser(service);
+  const c = await registerUser(service);
+  const ofA = await body<Invitation>(await addByEmail(admin, a.email, "viewer"));
+  const ofB = await body<Invitation>(await addByEmail(owner, b.email, "owner"));
+  const listed = await pending(admin);
+  assert.deepEqual(listed.map((i) => i.id).sort(), [ofA.id, ofB.id].sort());
+  for (const as of [editor]) {
+    const res = await service.fetch("/api/v1/workspace/invitations", { headers: as.headers() });
+    await expectError(res, 403, "FORBIDDEN");
+  }
+  const revoke = (as: TestUser, id: string) =>
+    service.fetch(`/api/v1/workspace/invitations/${id}`, {
+      method: "DELETE",
+      headers: as.headers(),
+    });
+  // Another workspace's admin: 404; an admin revoking an invitation to owner: 403.
+  const outsider = await registerUser(service);
+  await expectError(await revoke(outsider, ofA.id), 404, "NOT_FOUND");
+  await expectError(await revoke(editor, ofA.id), 403, "FORBIDDEN");
+  await expectError(await revoke(admin, ofB.id), 403, "FORBIDDEN");
+  assert.equal((await revoke(admin, ofA.id)).status, 204);
+  await expectError(await respond(a, ofA.id, "accept"), 404, "NOT_FOUND");
+  await expectError(await revoke(admin, ofA.id), 404, "NOT_FOUND");
+  // Expiry, on the service's clock.
+  const ofC = await body<Invitation>(await addByEmail(owner, c.email, "editor"));
+  assert.equal(
+    new Date(ofC.expires_at).getTime() - new Date(ofC.created_at).getTime(),
+    7 * 86_400_000,
+  );
+  service.clock.advance(7 * 86_400_000 + 1000);
+  try {
+    assert.deepEqual(await received(c), []);
+    assert.deepEqual(await pending(owner), []);
+    await expectError(await respond(c, ofC.id, "accept"), 404, "NOT_FOUND");
+    await expectError(await respond(b, ofB.id, "accept"), 404, "NOT_FOUND");
+    // Inviting again gives a new one to accept.
+    const renewed = await body<Invitation>(await addByEmail(owner, c.email, "editor"));
+    assert.equal((await respond(c, renewed.id, "accept")).status, 200);
+  } finally {
+    service.clock.set(new Date());
+  }
+  assert.ok(
+    !(await members(owner.workspaceId)).some(([user]) => [a.userId, b.userId].includes(user)),
+  );
 });
 
 test("members: adding a member again is 409 (field email), whatever the e-mail's case", async () => {
@@ -135,10 +286,7 @@ test("members: only an owner may add, promote to, demote or remove an owner (adm
   const changed = await changeRole(admin, editor.userId, "viewer");
   assert.equal(changed.status, 200);
   await changed.body?.cancel();
-  const added = await addByEmail(admin, stranger.email, "editor");
-  assert.equal(added.status, 201);
-  const member = await body<Member>(added);
-  assert.deepEqual([member.user_id, member.role], [stranger.userId, "editor"]);
+  await joinByInvitation(service, admin, stranger, "editor");
   const removed = await remove(admin, editor.userId);
   assert.equal(removed.status, 204);
   // An owner may change or remove another owner.
@@ -208,11 +356,13 @@ test("members: two owners demoting or removing each other at once leave one owne
       assert.equal(owners.length, 1, context);
       // The remaining owner makes the other one an owner again for the next step.
       const [winner, loser] = owners[0][0] === a.userId ? [a, b] : [b, a];
-      const restored = step === "demote"
-        ? await changeRole(winner, loser.userId, "owner")
-        : await addByEmail(winner, loser.email, "owner");
-      assert.ok(restored.status === 200 || restored.status === 201, context);
-      await restored.body?.cancel();
+      if (step === "demote") {
+        const restored = await changeRole(winner, loser.userId, "owner");
+        assert.equal(restored.status, 200, context);
+        await restored.body?.cancel();
+      } else {
+        await joinByInvitation(service, winner, loser, "owner");
+      }
     }
   }
 });

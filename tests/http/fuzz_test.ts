@@ -292,19 +292,18 @@ async function resolveKnown(k: Known): Promise<unknown> {
       case "extend":
         return cursor + "A";
       case "flip": {
-        const i = cursor.indexOf(".") + 1;
+        const i = cursor.length >> 1;
         return cursor.slice(0, i) + (cursor[i] === "A" ? "B" : "A") + cursor.slice(i + 1);
       }
-      case "payload": {
-        const dot = cursor.indexOf(".");
-        return "eyJrIjpbXSwidCI6MH0" + cursor.slice(dot);
-      }
+      case "payload":
+        // A readable payload of the old form before the sealed bytes.
+        return "eyJrIjpbXSwidCI6MH0." + cursor;
       default:
         return cursor;
     }
   }
   if (name.startsWith("signed:")) {
-    // Signed by the service for the right list and filter, carrying any payload: the signature
+    // Sealed by the service for the right list and filter, carrying any payload: the tag
     // passes, and the payload must still be validated as input.
     const scope = CURSOR_SCOPES[name.slice("signed:".length)]();
     return await encodeCursor(service.app, scope, k.position as unknown[]);

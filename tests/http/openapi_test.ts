@@ -201,7 +201,9 @@ test("openapi: X-Workspace-Id and Idempotency-Key are declared where they are re
     const op = doc.paths[route.path][route.method.toLowerCase()];
     const headers = (op.parameters ?? []).map(deref).filter((p: Doc) => p.in === "header")
       .map((p: Doc) => p.name);
-    const signedIn = route.auth.security.some((scheme) => "sessionCookie" in scheme);
+    // The invitee's routes are about the user alone (lib/forms/auth.ts signedIn): no workspace.
+    const signedIn = route.auth.security.some((scheme) => "sessionCookie" in scheme) &&
+      !route.path.startsWith("/api/v1/invitations");
     assert.equal(headers.includes("X-Workspace-Id"), signedIn, `${route.path}: X-Workspace-Id`);
     assert.equal(headers.includes("Idempotency-Key"), Boolean(route.idempotent), route.path);
   }

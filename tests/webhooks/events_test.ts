@@ -147,6 +147,37 @@ test("events: another workspace's events are never listed, and 404 by id or as a
   assert.equal(borrowed.body.error.field, "cursor");
 });
 
+test("events: the cursor reveals nothing, not even how far the feed all workspaces share went", async () => {
+  // Issue 30, item 4: one workspace's readable cursor moved with another workspace's activity.
+  const mine = await registerUser(service);
+  const theirs = await registerUser(service);
+  await completeSession(service, await publishedQuestionnaire(service, mine));
+  await numbered(service, mine.workspaceId);
+  const before = (await readToEnd(service, mine)).cursor;
+  const theirForm = await publishedQuestionnaire(service, theirs);
+  for (let i = 0; i < 3; i++) await completeSession(service, theirForm);
+  await numbered(service, theirs.workspaceId);
+  const idle = await eventsPage(service, mine, `cursor=${encodeURIComponent(before)}`);
+  assert.deepEqual(idle.data, []);
+  const after = idle.next_cursor;
+  const [{ last }] = await service.db.sql<{ last: number }>`
+    select last::int as last from event_positions`;
+  for (const cursor of [before, after]) {
+    const text = new TextDecoder().decode(
+      Uint8Array.fromBase64(cursor.split(".")[0], { alphabet: "base64url" }),
+    );
+    assert.throws(() => JSON.parse(text));
+    for (const part of ['"k"', '"t"', `[${last}]`]) {
+      assert.ok(!text.includes(part), `the cursor shows ${part}`);
+    }
+  }
+  assert.equal(after.length, before.length, "its length does not follow the position either");
+  // Still the same position: it goes on exactly after what was read.
+  await completeSession(service, await publishedQuestionnaire(service, mine));
+  await numbered(service, mine.workspaceId);
+  assert.equal((await readToEnd(service, mine, "", after)).events.length, 5);
+});
+
 test("events: only admins and owners read events (viewer and editor get 403, no login 401)", async () => {
   const owner = await registerUser(service);
   await startSession(service, (await publishedQuestionnaire(service, owner)).slug);

@@ -8,6 +8,7 @@ import { createHmac } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import { body, PG_URL, retriedAfterCrash, startTestService, test } from "../_server.ts";
 import { registerUser, startSession } from "../forms/_forms.ts";
+import { joinByInvitation } from "../forms/_workspace.ts";
 import {
   completeSession,
   deliveryLog,
@@ -206,13 +207,7 @@ test("webhooks: only admins and owners manage webhooks (viewer and editor get 40
   const hooked = await hookedWorkspace(service, receiver.url);
   for (const role of ["viewer", "editor"]) {
     const member = await registerUser(service);
-    const added = await service.fetch("/api/v1/workspace/members", {
-      method: "POST",
-      headers: hooked.user.headers(),
-      body: JSON.stringify({ email: member.email, role }),
-    });
-    assert.equal(added.status, 201);
-    await added.body?.cancel();
+    await joinByInvitation(service, hooked.user, member, role);
     const headers = member.headers({ "x-workspace-id": hooked.user.workspaceId });
     const id = hooked.webhook.id;
     for (
