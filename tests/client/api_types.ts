@@ -1326,6 +1326,7 @@ export interface components {
                 trace_id: string;
             };
         };
+        Event: components["schemas"]["SessionStartedEvent"] | components["schemas"]["AnswerSubmittedEvent"] | components["schemas"]["SessionCompletedEvent"];
         Export: {
             id: string;
             questionnaire_id: string;
@@ -1340,21 +1341,8 @@ export interface components {
             questionnaire_id: string;
             format: "csv" | "ndjson";
         };
-        GetEventsIdResponse: {
-            id: string;
-            type: "session.started" | "answer.submitted" | "session.completed";
-            created_at: string;
-            workspace_id: string;
-            data: unknown;
-        };
         GetEventsResponse: {
-            data: {
-                id: string;
-                type: "session.started" | "answer.submitted" | "session.completed";
-                created_at: string;
-                workspace_id: string;
-                data: unknown;
-            }[];
+            data: components["schemas"]["Event"][];
             next_cursor: string;
             has_more: boolean;
         };
@@ -1377,7 +1365,7 @@ export interface components {
         NewQuestionnaire: {
             title: string;
             slug?: string;
-            questions?: components["schemas"]["QuestionInput"][];
+            questions?: components["schemas"]["QuestionInput"][] & unknown;
         };
         NewToken: {
             id: string;
@@ -1451,7 +1439,7 @@ export interface components {
         QuestionInput: {
             title: string;
             type: "text" | "email" | "number" | "choice" | "rating";
-            required?: boolean;
+            required?: boolean & unknown;
             options?: string[];
         };
         Questionnaire: {
@@ -3697,7 +3685,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetEventsIdResponse"];
+                    "application/json": components["schemas"]["Event"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -5427,7 +5415,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetEventsIdResponse"];
+                    "application/json": components["schemas"]["Event"];
                 };
             };
             401: components["responses"]["Unauthorized"];
