@@ -24,7 +24,7 @@ export const TAGS: Record<string, string> = {
     "receiver gets is under the document's webhooks.",
   events: "The workspace's event log: the bodies webhooks deliver, oldest first.",
   embed: "The embed script, and a page that shows it working.",
-  service: "Liveness and this document.",
+  service: "Liveness, this document and its reference page (/docs).",
 };
 
 /**
