@@ -5,6 +5,12 @@
 import REDOC from "../vendor/redoc/redoc.standalone.js" with { type: "text" };
 import { defineRoute, noAuth } from "../lib/http/router.ts";
 
+/**
+ * The bundle as served: its one reference to another origin, the logo of its "API docs by
+ * Redocly" link, becomes an empty image, which Redoc drops (it hides the logo when it fails).
+ */
+const OFFLINE_REDOC = REDOC.replaceAll("https://cdn.redoc.ly/redoc/logo-mini.svg", "data:,");
+
 /** The vendored Redoc's version: part of the script's path, so a new one is a new URL. */
 export const REDOC_VERSION = "2.5.4";
 const SCRIPT_PATH = `/docs/redoc-${REDOC_VERSION}.js`;
@@ -33,6 +39,7 @@ const PAGE = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Onda API reference</title>
+<link rel="icon" href="data:,">
 <style>body{margin:0}</style>
 </head>
 <body>
@@ -90,7 +97,7 @@ export const routes = [
       },
     },
     handler: () =>
-      new Response(REDOC, {
+      new Response(OFFLINE_REDOC, {
         headers: {
           "Content-Type": "text/javascript; charset=utf-8",
           "Cache-Control": "public, max-age=31536000, immutable",

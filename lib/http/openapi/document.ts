@@ -273,7 +273,11 @@ export function buildOpenApi(input: {
         "traceparent supplies it); every /api/v1/ response carries X-API-Version: v1. Every " +
         "error is the envelope of components.schemas.Error. Unprefixed /api/... paths are " +
         "deprecated aliases of their /api/v1/ twins until 2026-12-31T23:59:59Z. Webhook " +
-        "deliveries are described under webhooks.",
+        "deliveries are described under webhooks.\n\n# Authentication\n\nEach operation " +
+        "lists the credentials it accepts (security); each is described here. A reference " +
+        "that renders the document (GET /docs) shows them in this place.\n\n" +
+        // Redoc's marker: the security schemes are rendered here; other readers skip a comment.
+        "<!-- ReDoc-Inject: <security-definitions> -->",
       license: { name: "Proprietary", identifier: "LicenseRef-Onda" },
     },
     servers: [{ url: input.serverUrl, description: "This instance (PUBLIC_BASE_URL)." }],
