@@ -7,7 +7,7 @@ import { webhookDocs } from "../lib/forms/event_payloads.ts";
 
 /** What each tag of the document groups; a route's tag must be one of these. */
 export const TAGS: Record<string, string> = {
-  ads: "The read-only advertising occurrence API (ads-api.md): an API key (adsKey) with " +
+  ads: "The read-only advertising occurrence API: an API key (adsKey) with " +
     "permissions, the account's scope applied before counting and paging, 60 requests per " +
     "minute per key, invalid query parameters answered 422.",
   auth: "Accounts of the forms API: register, log in and out (the service_token cookie), and " +

@@ -388,6 +388,12 @@ test("openapi: where a bearer token and the cookie both apply, the bearer comes 
   assert.ok(both > 10);
 });
 
+test("openapi: the document cites no file its readers do not have", () => {
+  // A reader of /docs has the document, not the project's notes (ads-api.md, contract.md ...).
+  const text = JSON.stringify(doc);
+  assert.deepEqual(text.match(/[\w-]+\.md\b/g) ?? [], []);
+});
+
 test("openapi: close the service", async () => {
   await service.close();
 });
