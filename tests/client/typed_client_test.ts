@@ -52,6 +52,19 @@ test("typed client: api_types.ts is what openapi-typescript makes of the served 
   assert.ok(actual === expected, "api_types.ts is stale: run `deno task openapi-types`");
 });
 
+test("typed client: the journey type-checks against the default types with 0 errors", async () => {
+  // What an integrator runs: tsc over their calls and the generated types. A request field with
+  // a default that the types made required would fail here (QuestionInput.required).
+  const checked = await new Deno.Command(Deno.execPath(), {
+    args: ["check", new URL(import.meta.url).pathname],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const report = new TextDecoder().decode(checked.stderr);
+  assert.equal(checked.code, 0, report);
+  assert.doesNotMatch(report, /TS\d+/);
+});
+
 test("typed client: the ads API (whoami, a filtered list and its next page, a report, coverage)", async () => {
   const me = await client.GET("/api/v1/whoami", { headers: adsKey });
   assert.equal(me.response.status, 200);
