@@ -113,8 +113,15 @@ export const routes = [
         s.optional(s.array(s.enumOf(EVENT_TYPES), { min: 1, max: EVENT_TYPES.length })),
         "Only these event types: type=a&type=b or type=a,b.",
       ),
-      since: s.optional(s.dateTime("Only events that entered the feed at or after this time.")),
-      until: s.optional(s.dateTime("Only events that entered the feed before this time.")),
+      since: s.optional(
+        s.dateTime(
+          "Only events that entered the feed at or after this time.",
+          "2026-11-13T00:00:00Z",
+        ),
+      ),
+      until: s.optional(
+        s.dateTime("Only events that entered the feed before this time.", "2026-11-20T00:00:00Z"),
+      ),
       questionnaire_id: s.optional(s.uuid()),
     },
     responses: { 200: { description: "A page.", schema: feedPage } },

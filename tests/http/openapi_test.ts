@@ -329,6 +329,16 @@ test("openapi: every parameter has an example that fits its schema", () => {
   assert.ok(count > 50, `${count} parameters`);
 });
 
+test("openapi: where an operation takes since and until, their examples make a period", () => {
+  for (const { path, method, op } of operations()) {
+    const example = (name: string) =>
+      (op.parameters ?? []).map(deref).find((p: Doc) => p.name === name)?.example;
+    const [since, until] = [example("since"), example("until")];
+    if (since === undefined || until === undefined) continue;
+    assert.ok(Date.parse(since) < Date.parse(until), `${method} ${path}: ${since} to ${until}`);
+  }
+});
+
 test("openapi: a request property with a default is optional in openapi-typescript's default types", () => {
   // With its defaults (defaultNonNullable), openapi-typescript makes a component's property
   // that carries `default` required; a request may leave it out, so none carries one directly.
