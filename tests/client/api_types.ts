@@ -2084,6 +2084,7 @@ export interface operations {
                 headers: {
                     "X-Trace-Id": components["headers"]["X-Trace-Id"];
                     "Cache-Control"?: string;
+                    "Content-Encoding"?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -34,10 +34,15 @@ test("docs: the page and its script come from this service, under a policy namin
   assert.doesNotMatch(html, /https?:\/\//, "the page names no other origin");
   const src = /<script src="([^"]+)"><\/script>/.exec(html)?.[1] ?? assert.fail("no script");
   assert.equal(src, `/docs/redoc-${REDOC_VERSION}.js`);
-  const script = await service.fetch(src);
+  const script = await service.fetch(src, { headers: { "accept-encoding": "identity" } });
   assert.equal(script.status, 200);
   assert.match(script.headers.get("cache-control") ?? "", /immutable/);
   const served = await script.text();
+  // Gzipped where the client accepts it, the same script (fetch decodes it).
+  const zipped = await service.fetch(src, { headers: { "accept-encoding": "gzip, br" } });
+  assert.equal(zipped.headers.get("content-encoding"), "gzip");
+  assert.ok(Number(zipped.headers.get("content-length")) < served.length / 2);
+  assert.equal(await zipped.text(), served);
   assert.ok(served.length > 500_000);
   assert.doesNotMatch(served, /cdn\.redoc\.ly/, "the logo from Redocly's CDN is not requested");
 });
