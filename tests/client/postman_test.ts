@@ -53,8 +53,7 @@ test("postman: each credential has its own variable, bearer before the cookie", 
   for (const item of requests(collection.item)) {
     const token = item.request.auth?.bearer?.[0]?.value ?? "none";
     const area = item.request.url.path.join("/").replace(/^api\/(v1\/)?/, "").split("/")[0];
-    if (!tokens.has(token)) tokens.set(token, new Set());
-    tokens.get(token)!.add(area);
+    tokens.set(token, new Set([...tokens.get(token) ?? [], area]));
   }
   assert.ok(tokens.get("{{adsKey}}")?.has("ads"));
   assert.ok(tokens.get("{{formsToken}}")?.has("questionnaires"));

@@ -245,7 +245,7 @@ test("typed client: the forms API from registration to export, its webhook and /
   assert.equal(ok(deliveries).data.length, 4);
 
   // Catching up: the events arrive in the feed shortly after their commit; page from the start
-  // until all four are there, each typed by its type, the same bytes as its webhook delivery.
+  // until all four are there, each typed by its type and equal to its webhook delivery.
   const events: Schemas["Event"][] = [];
   let after: string | undefined;
   const deadline = Date.now() + 30_000;
