@@ -58,6 +58,22 @@ export function printJson(ctx: CommandContext, value: unknown) {
   ctx.out(JSON.stringify(value, null, 2));
 }
 
+/** A list's answer: one JSON array with `--json`, else a tab-separated line per row. */
+export function printRows<T>(
+  ctx: CommandContext,
+  json: boolean,
+  rows: T[],
+  line: (row: T) => unknown[],
+) {
+  if (json) return printJson(ctx, rows);
+  for (const row of rows) ctx.out(line(row).join("\t"));
+}
+
+/** Refuses arguments where a command takes none. */
+export function noArguments(args: Args, command: string) {
+  if (args.positional.length) throw new UsageError(`${command} takes no argument`);
+}
+
 /** Whether `--json` was given (it takes no value). */
 export function wantsJson(args: Args): boolean {
   const value = args.flags.json;

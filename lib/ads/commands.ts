@@ -10,8 +10,10 @@ import {
   type CommandContext,
   flag,
   isoFlag,
+  noArguments,
   onlyFlags,
   printJson,
+  printRows,
   UsageError,
   wantsJson,
 } from "../cli.ts";
@@ -99,7 +101,7 @@ export const adsCommands: Command[] = [
     async run(args, ctx) {
       onlyFlags(args, ["json"]);
       const json = wantsJson(args);
-      if (args.positional.length) throw new UsageError("account list takes no argument");
+      noArguments(args, "account list");
       const rows = await ctx.db.sql<{
         id: string;
         name: string;
@@ -112,14 +114,13 @@ export const adsCommands: Command[] = [
                  where k.account_id = a.id and k.revoked_at is null)::int as active_keys,
                exists (select 1 from ads_grants g where g.account_id = a.id) as granted
           from ads_accounts a order by a.id`;
-      if (json) return printJson(ctx, rows);
-      for (const row of rows) {
-        const granted = row.granted ? "granted" : "no grant";
-        ctx.out(
-          [row.id, row.name, row.created_at.toISOString(), `${row.active_keys} keys`, granted]
-            .join("\t"),
-        );
-      }
+      printRows(ctx, json, rows, (row) => [
+        row.id,
+        row.name,
+        row.created_at.toISOString(),
+        `${row.active_keys} keys`,
+        row.granted ? "granted" : "no grant",
+      ]);
     },
   },
   {
@@ -256,12 +257,13 @@ export const adsCommands: Command[] = [
       }>`
         select id, prefix, label, permissions, created_at, revoked_at from ads_api_keys
          where account_id = ${id} order by created_at, id`;
-      if (json) return printJson(ctx, rows);
-      for (const row of rows) {
-        const created = row.created_at.toISOString();
-        const revoked = row.revoked_at?.toISOString() ?? "-";
-        ctx.out([row.id, row.prefix, row.label ?? "-", created, revoked].join("\t"));
-      }
+      printRows(ctx, json, rows, (row) => [
+        row.id,
+        row.prefix,
+        row.label ?? "-",
+        row.created_at.toISOString(),
+        row.revoked_at?.toISOString() ?? "-",
+      ]);
     },
   },
   {
@@ -330,40 +332,32 @@ export const adsCommands: Command[] = [
     async run(args, ctx) {
       onlyFlags(args, ["json"]);
       const json = wantsJson(args);
-      if (args.positional.length) throw new UsageError("snapshot list takes no argument");
+      noArguments(args, "snapshot list");
       const rows = await ctx.db.sql<{
         id: string;
         exported_at: Date;
         imported_at: Date;
         approved_at: Date | null;
-        occurrences: number;
-        captures: number;
+        occurrences: string | number | bigint;
+        captures: string | number | bigint;
       }>`
         select id, exported_at, imported_at, approved_at, occurrences::int8 as occurrences,
                captures::int8 as captures
           from ads_snapshots order by seq`;
-      if (json) {
-        return printJson(
-          ctx,
-          rows.map((row) => ({
-            ...row,
-            occurrences: Number(row.occurrences),
-            captures: Number(row.captures),
-          })),
-        );
-      }
-      for (const row of rows) {
-        ctx.out(
-          [
-            row.id,
-            row.exported_at.toISOString(),
-            row.imported_at.toISOString(),
-            row.approved_at?.toISOString() ?? "-",
-            row.occurrences,
-            row.captures,
-          ].join("\t"),
-        );
-      }
+      // Counts are bigint in the database; as numbers they print alike in text and JSON.
+      const counted = rows.map((row) => ({
+        ...row,
+        occurrences: Number(row.occurrences),
+        captures: Number(row.captures),
+      }));
+      printRows(ctx, json, counted, (row) => [
+        row.id,
+        row.exported_at.toISOString(),
+        row.imported_at.toISOString(),
+        row.approved_at?.toISOString() ?? "-",
+        row.occurrences,
+        row.captures,
+      ]);
     },
   },
   {

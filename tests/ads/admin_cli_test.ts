@@ -3,18 +3,16 @@
 // as errors (exit 1), and import errors that name the allowed values.
 
 import assert from "node:assert/strict";
-import { commands, preflight, runAdmin } from "../../admin.ts";
-import { adminContext, BASE, DAY, importLines } from "./_fixture.ts";
+import { commands, preflight } from "../../admin.ts";
+import { adminRun, BASE, DAY, importLines } from "./_fixture.ts";
 import { startTestService, test } from "../_server.ts";
 
 const service = await startTestService();
 const iso = (ms: number) => new Date(ms).toISOString();
 
 async function run(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const status = await runAdmin(argv, adminContext(service, out, err));
-  return { status, out: out.join("\n"), err: err.join("\n") };
+  const { status, out, err } = await adminRun(service, ...argv);
+  return { status, out: out.join("\n"), err };
 }
 
 test("admin cli: --help on every command and subcommand shows its usage, exit 0, before any database", () => {
