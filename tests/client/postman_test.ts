@@ -6,10 +6,12 @@
 import assert from "node:assert/strict";
 import newman from "newman";
 import { postmanCollection, requests } from "../../tools/postman.ts";
-import { admin } from "../ads/_fixture.ts";
+import { admin, importLines } from "../ads/_fixture.ts";
 import { registerUser } from "../forms/_forms.ts";
 import { body, startTestService, test } from "../_server.ts";
 
+/** The week of the since and until examples. */
+const EXAMPLES = Date.parse("2026-11-20T00:00:00Z");
 const METRICS_TOKEN = "metrics-token-for-the-postman-test-0123456789";
 const service = await startTestService({ env: { METRICS_TOKEN } });
 
@@ -66,16 +68,23 @@ test("postman: each credential has its own variable, bearer before the cookie", 
   }
 });
 
-test("postman: newman runs the whole collection: no 401 with credentials, none refused for its examples", async () => {
-  // The seeded service: an ads account granted around now with a key of every permission, a
-  // forms user with a bearer token, and the metrics token.
+test("postman: newman runs the whole collection, optional parameters on: no 401 with credentials, none refused for its examples", async () => {
+  // The seeded service: the examples' station and brand, an ads account granted them around now
+  // with a key of every permission, a forms user with a bearer token, and the metrics token.
   const now = service.clock().getTime();
   const iso = (ms: number) => new Date(ms).toISOString();
+  const imported = await importLines(service, [
+    { type: "snapshot", id: "postman", exported_at: iso(now - 86_400_000) },
+    { type: "station", id: "radio-nord", name: "Radio Nord" },
+    { type: "brand", id: "brand-7", name: "Fresh Cola" },
+  ], true);
+  assert.equal(imported.status, 0, imported.err.join("\n"));
   await admin(service, "account", "create", "postman", "--name", "Postman");
   await admin(
     service,
     ...["grant", "postman", "--stations", "radio-nord", "--brands", "brand-7"],
-    ...["--from", iso(now - 60 * 86_400_000), "--until", iso(now + 86_400_000)],
+    // The period covers both the default one (the last 7 days) and the examples' week.
+    ...["--from", iso(Math.min(now, EXAMPLES) - 60 * 86_400_000), "--until", iso(now + 86_400_000)],
   );
   const created = await admin(
     service,
@@ -101,6 +110,12 @@ test("postman: newman runs the whole collection: no 401 with credentials, none r
       item.item ? { ...item, item: drop(item.item) } : item
     );
   collection.item = [...drop(collection.item), logouts[0]];
+  // The optional parameters too, with their examples, except the positions a server hands out.
+  for (const item of requests(collection.item)) {
+    for (const param of item.request.url.query ?? []) {
+      if (!["cursor", "after"].includes(param.key)) delete param.disabled;
+    }
+  }
 
   const executions = await run(collection, {
     baseUrl: service.url,
