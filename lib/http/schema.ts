@@ -356,11 +356,11 @@ export function repeatable<T>(list: Schema<T>, description: string): Schema<T> {
  * discriminator), so a generated client can narrow on it. Each branch must be a named schema
  * whose `property` is the key it is listed under.
  */
-export function discriminated<T>(
+export function discriminated<B extends Record<string, Schema<unknown>>>(
   property: string,
-  branches: Record<string, Schema<T>>,
+  branches: B,
   options: Doc<unknown> = {},
-): Schema<T> {
+): Schema<Infer<B[keyof B]>> {
   const mapping: Record<string, string> = {};
   for (const [value, branch] of Object.entries(branches)) {
     const name = componentName(branch.json);
@@ -379,7 +379,7 @@ export function discriminated<T>(
       const where = field === "body" ? property : `${field}.${property}`;
       throw invalid(where, `${where} must be one of: ${Object.keys(branches).join(", ")}.`);
     }
-    return branches[tag].parse(value, field);
+    return branches[tag].parse(value, field) as Infer<B[keyof B]>;
   });
 }
 

@@ -72,6 +72,9 @@ export function requestJson(json: JsonSchema): JsonSchema {
     );
   }
   if (json.items) out.items = requestJson(json.items);
+  if (typeof json.additionalProperties === "object") {
+    out.additionalProperties = requestJson(json.additionalProperties);
+  }
   for (const key of SUBSCHEMA_LISTS) {
     if (json[key]) out[key] = (json[key] as JsonSchema[]).map(requestJson);
   }
