@@ -1,15 +1,26 @@
 // `deno task admin <command>`: administration against the configured database.
 
-import { type Command, type CommandContext, parseArgs, UsageError } from "./lib/cli.ts";
+import {
+  asksHelp,
+  type Command,
+  type CommandContext,
+  commandHelp,
+  commandList,
+  commandsUnder,
+  parseArgs,
+  UsageError,
+} from "./lib/cli.ts";
 import { configOrExit } from "./lib/config.ts";
 import { openDatabase } from "./lib/server.ts";
 import { commands as maintenance } from "./lib/maintenance_commands.ts";
 import { commands as billing } from "./lib/forms/billing_commands.ts";
 import { adsCommands } from "./lib/ads/commands.ts";
 
-const commands: Command[] = [...maintenance, ...billing, ...adsCommands];
+export const commands: Command[] = [...maintenance, ...billing, ...adsCommands];
 
-const USAGE = `usage: deno task admin <command>\n${commands.map((c) => "  " + c.usage).join("\n")}`;
+const PREFIX = "deno task admin";
+
+const USAGE = `usage: ${PREFIX} <command> [--help]\n\ncommands:\n${commandList(commands)}`;
 
 /** Finds the command whose words start argv; the rest are its arguments. */
 function findCommand(argv: string[]): { command: Command; rest: string[] } | null {
@@ -23,19 +34,48 @@ function findCommand(argv: string[]): { command: Command; rest: string[] } | nul
   return null;
 }
 
+/**
+ * What argv asks for before any database is opened: help (exit 0, on stdout), a wrong or
+ * incomplete command (exit 2, on stderr), or null to run the command.
+ */
+export function preflight(argv: string[]): { status: 0 | 2; text: string } | null {
+  const help = asksHelp(argv);
+  const rest = argv.filter((arg, i) =>
+    arg !== "--help" && arg !== "-h" && (i > 0 || arg !== "help")
+  );
+  const found = findCommand(rest);
+  if (help && found) return { status: 0, text: commandHelp(PREFIX, found.command) };
+  if (found) return null;
+  // A group's first words alone ("key", "snapshot"): its commands.
+  const first = rest.findIndex((arg) => arg.startsWith("-"));
+  const words = (first < 0 ? rest : rest.slice(0, first)).slice(0, 2);
+  for (let n = words.length; n > 0; n--) {
+    const group = commandsUnder(commands, words.slice(0, n));
+    if (group.length) {
+      const text = `usage: ${PREFIX} ${words.slice(0, n).join(" ")} ...\n\ncommands:\n` +
+        commandList(group);
+      return { status: help ? 0 : 2, text };
+    }
+  }
+  const unknown = words.length ? `unknown command: ${words.join(" ")}\n` : "";
+  return { status: help && !words.length ? 0 : 2, text: unknown + USAGE };
+}
+
 /** Runs one command with the given database; returns the exit status. */
 export async function runAdmin(argv: string[], ctx: CommandContext): Promise<number> {
+  const early = preflight(argv);
   const found = findCommand(argv);
-  if (!found) {
-    ctx.err(USAGE);
-    return 2;
+  if (early || !found) {
+    const { status, text } = early ?? { status: 2, text: USAGE };
+    (status === 0 ? ctx.out : ctx.err)(text);
+    return status;
   }
   try {
     await found.command.run(parseArgs(found.rest), ctx);
     return 0;
   } catch (err) {
     if (err instanceof UsageError) {
-      ctx.err(`error: ${err.message}\nusage: deno task admin ${found.command.usage}`);
+      ctx.err(`error: ${err.message}\nusage: ${PREFIX} ${found.command.usage}`);
       return 2;
     }
     ctx.err(`error: ${err instanceof Error ? err.message : String(err)}`);
@@ -44,11 +84,13 @@ export async function runAdmin(argv: string[], ctx: CommandContext): Promise<num
 }
 
 if (import.meta.main) {
-  const config = configOrExit();
-  if (!findCommand(Deno.args)) {
-    console.error(USAGE);
-    Deno.exit(2);
+  // Help and wrong commands need no configuration or database.
+  const early = preflight(Deno.args);
+  if (early) {
+    (early.status === 0 ? console.log : console.error)(early.text);
+    Deno.exit(early.status);
   }
+  const config = configOrExit();
   let db;
   try {
     db = await openDatabase(config);

@@ -22,11 +22,70 @@ export interface Command {
   /** The words that select it, e.g. "maintenance on". */
   name: string;
   usage: string;
+  /** What it does, in one line (the command list shows it). */
+  summary: string;
+  /** What `--help` shows below the usage and summary: arguments, options, effects. */
+  help?: string;
   run(args: Args, ctx: CommandContext): Promise<void>;
+}
+
+/** Asks for help: `--help` or `-h` anywhere, or the word `help` first. */
+export function asksHelp(argv: string[]): boolean {
+  return argv.includes("--help") || argv.includes("-h") || argv[0] === "help";
+}
+
+/** The commands whose names start with these words ("key" lists key create, list, revoke). */
+export function commandsUnder(commands: Command[], words: string[]): Command[] {
+  return commands.filter((command) => {
+    const name = command.name.split(" ");
+    return words.length <= name.length && words.every((word, i) => name[i] === word);
+  });
+}
+
+/** A list of commands, each with its usage and summary. */
+export function commandList(commands: Command[]): string {
+  return commands.map((c) => `  ${c.usage}\n      ${c.summary}`).join("\n");
+}
+
+/** The help of one command: usage, summary, then its details. */
+export function commandHelp(prefix: string, command: Command): string {
+  return [`usage: ${prefix} ${command.usage}`, "", command.summary, command.help ?? ""]
+    .join("\n").trimEnd();
+}
+
+/** Prints `value` as one JSON document (`--json`): dates as ISO 8601 strings. */
+export function printJson(ctx: CommandContext, value: unknown) {
+  ctx.out(JSON.stringify(value, null, 2));
+}
+
+/** A list's answer: one JSON array with `--json`, else a tab-separated line per row. */
+export function printRows<T>(
+  ctx: CommandContext,
+  json: boolean,
+  rows: T[],
+  line: (row: T) => unknown[],
+) {
+  if (json) return printJson(ctx, rows);
+  for (const row of rows) ctx.out(line(row).join("\t"));
+}
+
+/** Refuses arguments where a command takes none. */
+export function noArguments(args: Args, command: string) {
+  if (args.positional.length) throw new UsageError(`${command} takes no argument`);
+}
+
+/** Whether `--json` was given (it takes no value). */
+export function wantsJson(args: Args): boolean {
+  const value = args.flags.json;
+  if (value !== undefined && value !== true) throw new UsageError("--json takes no value");
+  return value === true;
 }
 
 /** Thrown for a wrong invocation; admin.ts prints the message and exits 2. */
 export class UsageError extends Error {}
+
+/** Flags that never take a value, so in `key list --json acme` acme stays an argument. */
+const SWITCHES = ["json", "approve", "help"];
 
 /** `--name value` and `--name=value` flags; `--name` alone is true. */
 export function parseArgs(argv: string[]): Args {
@@ -39,9 +98,11 @@ export function parseArgs(argv: string[]): Args {
       continue;
     }
     const eq = arg.indexOf("=");
-    if (eq > 0) flags[arg.slice(2, eq)] = arg.slice(eq + 1);
-    else if (i + 1 < argv.length && !argv[i + 1].startsWith("--")) flags[arg.slice(2)] = argv[++i];
-    else flags[arg.slice(2)] = true;
+    const name = eq > 0 ? arg.slice(2, eq) : arg.slice(2);
+    if (eq > 0) flags[name] = arg.slice(eq + 1);
+    else if (SWITCHES.includes(name)) flags[name] = true;
+    else if (i + 1 < argv.length && !argv[i + 1].startsWith("--")) flags[name] = argv[++i];
+    else flags[name] = true;
   }
   return { positional, flags };
 }

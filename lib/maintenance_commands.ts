@@ -7,6 +7,10 @@ export const commands: Command[] = [
   {
     name: "maintenance on",
     usage: "maintenance on [--until ISO]",
+    summary: "Start a maintenance window: every /api/ route answers 503 DEGRADED.",
+    help: "  --until ISO   when the window ends by itself (a date-time with a time zone, in " +
+      "the future);\n                without it, until `maintenance off`.\n" +
+      "Every instance on the same database follows within a second.",
     async run(args, ctx) {
       onlyFlags(args, ["until"]);
       const until = isoFlag(args, "until") ?? null;
@@ -18,6 +22,7 @@ export const commands: Command[] = [
   {
     name: "maintenance off",
     usage: "maintenance off",
+    summary: "End the maintenance window now.",
     async run(args, ctx) {
       onlyFlags(args, []);
       await endMaintenance(ctx.db.sql);

@@ -2,6 +2,7 @@
 import type { Route } from "../lib/http/router.ts";
 import { routes as openapi } from "./openapi.ts";
 import { routes as status } from "./status.ts";
+import { routes as docs } from "./docs.ts";
 import { routes as whoami } from "./ads/whoami.ts";
 import { routes as ads } from "./ads/ads.ts";
 import { routes as reports } from "./ads/reports.ts";
@@ -20,6 +21,7 @@ import { routes as events } from "./webhooks/events.ts";
 export const allRoutes: Route[] = [
   ...status,
   ...openapi,
+  ...docs,
   ...whoami,
   ...ads,
   ...reports,

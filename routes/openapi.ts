@@ -7,7 +7,7 @@ import { webhookDocs } from "../lib/forms/event_payloads.ts";
 
 /** What each tag of the document groups; a route's tag must be one of these. */
 export const TAGS: Record<string, string> = {
-  ads: "The read-only advertising occurrence API (ads-api.md): an API key (adsKey) with " +
+  ads: "The read-only advertising occurrence API: an API key (adsKey) with " +
     "permissions, the account's scope applied before counting and paging, 60 requests per " +
     "minute per key, invalid query parameters answered 422.",
   auth: "Accounts of the forms API: register, log in and out (the service_token cookie), and " +
@@ -24,7 +24,7 @@ export const TAGS: Record<string, string> = {
     "receiver gets is under the document's webhooks.",
   events: "The workspace's event log: the bodies webhooks deliver, oldest first.",
   embed: "The embed script, and a page that shows it working.",
-  service: "Liveness and this document.",
+  service: "Liveness, this document and its reference page (/docs).",
 };
 
 /**

@@ -134,6 +134,14 @@ export function validate(root: Json, schema: Json, value: Json, path = "$"): str
         }
         break;
       }
+      case "discriminator": {
+        // OpenAPI's: the property names the branch; oneOf checks the value against it.
+        const tag = value?.[rule.propertyName];
+        if (rule.mapping && !Object.hasOwn(rule.mapping, tag)) {
+          fail(`${rule.propertyName} ${JSON.stringify(tag)} is not one of the mapping's`);
+        }
+        break;
+      }
       case "allOf":
         for (const sub of rule) errors.push(...validate(root, sub, value, path));
         break;

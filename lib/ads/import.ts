@@ -32,8 +32,11 @@ export interface ImportOptions {
   reread?: () => Promise<ReadableStream<Uint8Array>>;
 }
 
-const PRECISIONS = new Set(["estimated", "detected", "human_confirmed"]);
-const STATES = new Set(["pending", "confirmed", "rejected"]);
+/** The allowed values of an occurrence's duration_precision and review_state (sql/002_ads.sql). */
+export const DURATION_PRECISIONS = ["estimated", "detected", "human_confirmed"];
+export const REVIEW_STATES = ["pending", "confirmed", "rejected"];
+const PRECISIONS = new Set(DURATION_PRECISIONS);
+const STATES = new Set(REVIEW_STATES);
 /** An occurrence longer than this is a data error, not an advertisement. */
 const MAX_OCCURRENCE_MS = 86_400_000;
 /** The tuples handed to a streaming COPY at a time. */
@@ -319,11 +322,11 @@ function writeOccurrence(out: Tuples, n: number, record: Line, known: Known): vo
   }
   const precision = record.duration_precision;
   if (typeof precision !== "string" || !PRECISIONS.has(precision)) {
-    fail(n, "duration_precision", "must be estimated, detected or human_confirmed");
+    fail(n, "duration_precision", `must be one of ${DURATION_PRECISIONS.join(", ")}`);
   }
   const state = record.review_state;
   if (typeof state !== "string" || !STATES.has(state)) {
-    fail(n, "review_state", "must be pending, confirmed or rejected");
+    fail(n, "review_state", `must be one of ${REVIEW_STATES.join(", ")}`);
   }
   const list = record.brand_ids;
   if (!Array.isArray(list) || list.length === 0 || list.length > 20) {

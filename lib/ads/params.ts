@@ -35,10 +35,18 @@ function scopeId(what: string) {
   );
 }
 
+// A period the examples can send together: since before until, a week apart.
+const SINCE_EXAMPLE = "2026-11-13T00:00:00Z";
+const UNTIL_EXAMPLE = "2026-11-20T00:00:00Z";
+
 /** The filters of the data routes: the period, a station and a brand (coverage takes no brand). */
 export const scopeQuery = {
-  since: s.optional(s.dateTime("Start of the period (inclusive); default until minus 7 days.")),
-  until: s.optional(s.dateTime("End of the period (exclusive); default now. At most 31 days.")),
+  since: s.optional(
+    s.dateTime("Start of the period (inclusive); default until minus 7 days.", SINCE_EXAMPLE),
+  ),
+  until: s.optional(
+    s.dateTime("End of the period (exclusive); default now. At most 31 days.", UNTIL_EXAMPLE),
+  ),
   station_id: scopeId("station"),
   brand_id: scopeId("brand"),
 };

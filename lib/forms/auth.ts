@@ -134,9 +134,12 @@ interface TokenRow extends limits.SharedCount {
  */
 export function user(minRole: Role): AuthRule<UserPrincipal> {
   return {
-    security: [{ sessionCookie: [] }, { bearerToken: [] }],
+    // Bearer first: tools that take an operation's first scheme (Postman's converter) then send
+    // the token a script holds, not a cookie header.
+    security: [{ bearerToken: [] }, { sessionCookie: [] }],
     securitySchemes: USER_SCHEMES,
-    describe: `Cookie service_token or Authorization: Bearer; role ${minRole} or higher in ` +
+    describe:
+      `Authorization: Bearer (a token) or the service_token cookie; role ${minRole} or higher in ` +
       "the workspace of X-Workspace-Id (default: the user's first workspace).",
     // 404: a workspace the user is not in does not exist for them.
     errors: [401, 403, 404, 429],

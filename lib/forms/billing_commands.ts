@@ -9,6 +9,9 @@ export const commands: Command[] = [
   {
     name: "billing complete",
     usage: "billing complete <checkout-id>",
+    summary: "Settle a manual checkout: its workspace moves to the plan it chose.",
+    help: "  <checkout-id>   the UUID POST /api/v1/billing/checkout answered.\n" +
+      "Completing one twice says so and changes nothing; a canceled one is an error (exit 1).",
     async run(args, ctx) {
       onlyFlags(args, []);
       if (args.positional.length !== 1) throw new UsageError("give exactly one checkout id");

@@ -63,6 +63,99 @@ function header(name: string, description: string, schema: s.Schema<unknown>) {
   return { name, description, schema, required: true };
 }
 
+const sessionStarted = event(
+  "session.started",
+  "A session started",
+  "Sent when a visitor starts a session on a published questionnaire.",
+  {
+    name: "SessionStartedEvent",
+    description: `A visitor started a session. id: ${eventId}`,
+    data: s.object({ ...sessionData, respondent }),
+    example: {
+      ...sessionExample,
+      sequence: 1,
+      progress: { answered: 0, total: 2 },
+      respondent: ana,
+    },
+  },
+);
+
+const answerSubmitted = event(
+  "answer.submitted",
+  "An answer was submitted",
+  "Sent for every stored answer.",
+  {
+    name: "AnswerSubmittedEvent",
+    description: `A question of a session was answered. id: ${eventId}`,
+    data: s.object({
+      ...sessionData,
+      question_id: s.int({ min: 1 }),
+      answer: s.string({
+        description: "The answer as stored (empty for a skipped optional one).",
+      }),
+    }),
+    example: {
+      ...sessionExample,
+      sequence: 3,
+      progress: { answered: 2, total: 2 },
+      question_id: 102,
+      answer: "5",
+    },
+  },
+);
+
+const sessionCompleted = event(
+  "session.completed",
+  "A session completed",
+  "Sent once, when the last open question of a session is answered; it follows that " +
+    "answer's answer.submitted (sequence one higher).",
+  {
+    name: "SessionCompletedEvent",
+    description: `Every question of a session is answered; sent once per session. id: ${eventId}`,
+    data: s.object({
+      ...sessionData,
+      respondent,
+      answers: s.array(s.object({ question_id: s.int({ min: 1 }), answer: s.string() })),
+    }),
+    example: {
+      ...sessionExample,
+      sequence: 4,
+      progress: { answered: 2, total: 2 },
+      respondent: ana,
+      answers: [{ question_id: 101, answer: "Radio" }, { question_id: 102, answer: "5" }],
+    },
+  },
+);
+
+const ping = event(
+  "ping",
+  "Test ping",
+  "Sent by POST /api/v1/webhooks/{id}/test, signed like every event.",
+  {
+    name: "PingEvent",
+    description: "The test ping of POST /api/v1/webhooks/{id}/test; sent to that webhook only.",
+    data: s.object({ webhook_id: s.uuid() }),
+    example: { webhook_id: "5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a" },
+  },
+);
+
+/**
+ * An item of GET /api/v1/events: the body of the webhook delivery of one event, its data typed
+ * by its type (the same components as the webhooks section). The ping is sent to one webhook
+ * only and is not an event of the workspace.
+ */
+export const eventSchema = s.named(
+  "Event",
+  s.discriminated("type", {
+    "session.started": sessionStarted.payload,
+    "answer.submitted": answerSubmitted.payload,
+    "session.completed": sessionCompleted.payload,
+  }, {
+    description: "Exactly the body of the webhook delivery of this event, byte for byte: same " +
+      "id, type, created_at, workspace_id and data; data is typed by type.",
+  }),
+);
+
 export const webhookDocs: WebhookDocs = {
   headers: [
     header(
@@ -100,74 +193,5 @@ export const webhookDocs: WebhookDocs = {
       "the attempt; it is retried per WEBHOOK_RETRY_DELAYS (default 5 s, 5 min, 30 min, 2 h, " +
       "5 h, 10 h, 14 h, 20 h, 24 h, each ±10 %), or after a later Retry-After on 429/503.",
   },
-  events: [
-    event(
-      "session.started",
-      "A session started",
-      "Sent when a visitor starts a session on a published questionnaire.",
-      {
-        name: "SessionStartedEvent",
-        description: `A visitor started a session. id: ${eventId}`,
-        data: s.object({ ...sessionData, respondent }),
-        example: {
-          ...sessionExample,
-          sequence: 1,
-          progress: { answered: 0, total: 2 },
-          respondent: ana,
-        },
-      },
-    ),
-    event("answer.submitted", "An answer was submitted", "Sent for every stored answer.", {
-      name: "AnswerSubmittedEvent",
-      description: `A question of a session was answered. id: ${eventId}`,
-      data: s.object({
-        ...sessionData,
-        question_id: s.int({ min: 1 }),
-        answer: s.string({
-          description: "The answer as stored (empty for a skipped optional one).",
-        }),
-      }),
-      example: {
-        ...sessionExample,
-        sequence: 3,
-        progress: { answered: 2, total: 2 },
-        question_id: 102,
-        answer: "5",
-      },
-    }),
-    event(
-      "session.completed",
-      "A session completed",
-      "Sent once, when the last open question of a session is answered; it follows that " +
-        "answer's answer.submitted (sequence one higher).",
-      {
-        name: "SessionCompletedEvent",
-        description:
-          `Every question of a session is answered; sent once per session. id: ${eventId}`,
-        data: s.object({
-          ...sessionData,
-          respondent,
-          answers: s.array(s.object({ question_id: s.int({ min: 1 }), answer: s.string() })),
-        }),
-        example: {
-          ...sessionExample,
-          sequence: 4,
-          progress: { answered: 2, total: 2 },
-          respondent: ana,
-          answers: [{ question_id: 101, answer: "Radio" }, { question_id: 102, answer: "5" }],
-        },
-      },
-    ),
-    event(
-      "ping",
-      "Test ping",
-      "Sent by POST /api/v1/webhooks/{id}/test, signed like every event.",
-      {
-        name: "PingEvent",
-        description: "The test ping of POST /api/v1/webhooks/{id}/test; sent to that webhook only.",
-        data: s.object({ webhook_id: s.uuid() }),
-        example: { webhook_id: "5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a" },
-      },
-    ),
-  ],
+  events: [sessionStarted, answerSubmitted, sessionCompleted, ping],
 };

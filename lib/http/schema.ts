@@ -159,9 +159,9 @@ const DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 
 /** ISO 8601 date-time that must carry a time zone (Z or ±hh:mm). */
-export function dateTime(description?: string): Schema<Date> {
+export function dateTime(description?: string, example?: string): Schema<Date> {
   return make(
-    documented({ type: "string", format: "date-time" }, { description }),
+    documented({ type: "string", format: "date-time" }, { description, example }),
     (value, field) => {
       const match = typeof value === "string" ? DATE_TIME.exec(value) : null;
       if (!match) {
@@ -349,6 +349,38 @@ export function date(description?: string): Schema<string> {
  */
 export function repeatable<T>(list: Schema<T>, description: string): Schema<T> {
   return { ...list, json: { ...list.json, description }, repeatable: true };
+}
+
+/**
+ * One of several named object schemas, told apart by the value of their `property` (an OpenAPI
+ * discriminator), so a generated client can narrow on it. Each branch must be a named schema
+ * whose `property` is the key it is listed under.
+ */
+export function discriminated<B extends Record<string, Schema<unknown>>>(
+  property: string,
+  branches: B,
+  options: Doc<unknown> = {},
+): Schema<Infer<B[keyof B]>> {
+  const mapping: Record<string, string> = {};
+  for (const [value, branch] of Object.entries(branches)) {
+    const name = componentName(branch.json);
+    if (!name) throw new Error(`the ${property} ${value} branch of a union must be named`);
+    mapping[value] = `#/components/schemas/${name}`;
+  }
+  const json = documented({
+    oneOf: Object.values(branches).map((branch) => branch.json),
+    discriminator: { propertyName: property, mapping },
+  }, options);
+  return make(json, (value, field) => {
+    const tag = typeof value === "object" && value !== null
+      ? (value as Record<string, unknown>)[property]
+      : undefined;
+    if (typeof tag !== "string" || !Object.hasOwn(branches, tag)) {
+      const where = field === "body" ? property : `${field}.${property}`;
+      throw invalid(where, `${where} must be one of: ${Object.keys(branches).join(", ")}.`);
+    }
+    return branches[tag].parse(value, field) as Infer<B[keyof B]>;
+  });
 }
 
 /** Any JSON value; for documenting responses whose inner shape is described in prose. */

@@ -54,7 +54,7 @@ export const routes = [
     summary: "The account and its effective permissions",
     description: "Needs only a valid key (no permission). Lists the key's permissions, the " +
       "granted stations and brands that exist (sorted by id), the granted period (null when the " +
-      "account has no grant) and every limit of ads-api.md §8. Counts against the rate limit.",
+      "account has no grant) and every limit of the API. Counts against the rate limit.",
     auth: apiKey(null),
     responses: { 200: { description: "The caller.", schema: whoamiSchema } },
     errors: [401, 422, 429, 503],

@@ -18,6 +18,7 @@ import { type AppContext, jsonText } from "../../lib/http/router.ts";
 import * as s from "../../lib/http/schema.ts";
 import { EVENT_TYPES, eventBody, type OutboxRow } from "../../lib/webhooks/outbox.ts";
 import { conflict, notFound } from "../../lib/forms/wing.ts";
+import { eventSchema } from "../../lib/forms/event_payloads.ts";
 import { defineAdminRoute } from "./webhooks.ts";
 
 const RECOVERY = "Catching up after missed webhooks: keep the id of the last event you " +
@@ -27,23 +28,8 @@ const RECOVERY = "Catching up after missed webhooks: keep the id of the last eve
   "(an event read here may also arrive, or have arrived, by webhook). Then keep polling with " +
   "the last next_cursor, or go back to webhooks.";
 
-const eventJson = s.object({
-  id: s.uuid(),
-  type: s.enumOf(EVENT_TYPES),
-  created_at: s.dateTime("When the change that caused the event was written."),
-  workspace_id: s.uuid(),
-  data: s.anyJson(
-    "questionnaire_id, questionnaire_slug, session_id, sequence (1, 2, ... within the " +
-      "session), progress; respondent (session.started, session.completed), question_id " +
-      "and answer (answer.submitted), answers (session.completed).",
-  ),
-}, {
-  description: "Exactly the body of the webhook delivery of this event, byte for byte: same " +
-    "id, type, created_at, workspace_id and data.",
-});
-
 const feedPage = s.object({
-  data: s.array(eventJson),
+  data: s.array(eventSchema),
   next_cursor: s.string({
     description: "Never null: the position after this page. Keep it, and ask again with it " +
       "(and the same filters) for what comes next, now or days later.",
@@ -129,8 +115,15 @@ export const routes = [
         s.optional(s.array(s.enumOf(EVENT_TYPES), { min: 1, max: EVENT_TYPES.length })),
         "Only these event types: type=a&type=b or type=a,b.",
       ),
-      since: s.optional(s.dateTime("Only events that entered the feed at or after this time.")),
-      until: s.optional(s.dateTime("Only events that entered the feed before this time.")),
+      since: s.optional(
+        s.dateTime(
+          "Only events that entered the feed at or after this time.",
+          "2026-11-13T00:00:00Z",
+        ),
+      ),
+      until: s.optional(
+        s.dateTime("Only events that entered the feed before this time.", "2026-11-20T00:00:00Z"),
+      ),
       questionnaire_id: s.optional(s.uuid()),
     },
     responses: { 200: { description: "A page.", schema: feedPage } },
@@ -226,7 +219,7 @@ export const routes = [
       "Another workspace's event, or one older than the retention (EVENT_RETENTION_DAYS): 404. " +
       "Needs admin.",
     params: { id: s.uuid() },
-    responses: { 200: { description: "The event.", schema: eventJson } },
+    responses: { 200: { description: "The event.", schema: eventSchema } },
     handler: async ({ app, params, principal }) => {
       const [row] = await app.db.sql<OutboxRow>`
         select id, workspace_id, type, data, created_at from outbox_events

@@ -84,6 +84,14 @@ export function adminContext(service: TestService, out: string[] = [], err: stri
   return ctx;
 }
 
+/** Runs an admin command; answers its exit status, stdout lines and stderr text. */
+export async function adminRun(service: TestService, ...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const status = await runAdmin(argv, adminContext(service, out, err));
+  return { status, out, err: err.join("\n") };
+}
+
 /** Runs an admin command; throws with its stderr when it fails. Returns stdout lines. */
 export async function admin(service: TestService, ...argv: string[]): Promise<string[]> {
   const out: string[] = [];

@@ -1,20 +1,14 @@
 // The ads admin commands of contract.md §4: accounts, grants, keys, streaming import, approval.
 
 import assert from "node:assert/strict";
-import { runAdmin } from "../../admin.ts";
 import { digestHex } from "../../lib/ads/apikey.ts";
-import { adminContext, BASE, DAY, importLines } from "./_fixture.ts";
+import { adminRun, BASE, DAY, importLines } from "./_fixture.ts";
 import { body, freshDatabase, PG_FALLBACK_URL, startTestService, test } from "../_server.ts";
 
 const service = await startTestService();
 const iso = (ms: number) => new Date(ms).toISOString();
 
-async function run(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const status = await runAdmin(argv, adminContext(service, out, err));
-  return { status, out, err: err.join("\n") };
-}
+const run = (...argv: string[]) => adminRun(service, ...argv);
 
 async function counts() {
   const [row] = await service.db.sql<Record<string, number>>`

@@ -37,6 +37,11 @@ export function deref(doc: Doc, node: Doc): Doc {
   return node;
 }
 
+/** The operation of the document's webhooks section that delivers events of `type`. */
+export function webhookOperation(doc: Doc, type: string): Doc {
+  return doc.webhooks?.[type]?.post;
+}
+
 /** A header value as its schema types it (headers are text on the wire). */
 function headerValue(schema: Doc, raw: string): unknown {
   return schema?.type === "integer" && /^-?\d+$/.test(raw) ? Number(raw) : raw;

@@ -34,6 +34,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/docs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["getDocs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs/redoc-2.5.4.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["getDocsRedoc254Js"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/whoami": {
         parameters: {
             query?: never;
@@ -1486,6 +1518,7 @@ export interface components {
                 trace_id: string;
             };
         };
+        Event: components["schemas"]["SessionStartedEvent"] | components["schemas"]["AnswerSubmittedEvent"] | components["schemas"]["SessionCompletedEvent"];
         Export: {
             id: string;
             questionnaire_id: string;
@@ -1500,21 +1533,8 @@ export interface components {
             questionnaire_id: string;
             format: "csv" | "ndjson";
         };
-        GetEventsIdResponse: {
-            id: string;
-            type: "session.started" | "answer.submitted" | "session.completed";
-            created_at: string;
-            workspace_id: string;
-            data: unknown;
-        };
         GetEventsResponse: {
-            data: {
-                id: string;
-                type: "session.started" | "answer.submitted" | "session.completed";
-                created_at: string;
-                workspace_id: string;
-                data: unknown;
-            }[];
+            data: components["schemas"]["Event"][];
             next_cursor: string;
             has_more: boolean;
         };
@@ -1549,7 +1569,7 @@ export interface components {
         NewQuestionnaire: {
             title: string;
             slug?: string;
-            questions?: components["schemas"]["QuestionInput"][];
+            questions?: components["schemas"]["QuestionInput"][] & unknown;
         };
         NewToken: {
             id: string;
@@ -1623,7 +1643,7 @@ export interface components {
         QuestionInput: {
             title: string;
             type: "text" | "email" | "number" | "choice" | "rating";
-            required?: boolean;
+            required?: boolean & unknown;
             options?: string[];
         };
         Questionnaire: {
@@ -2210,6 +2230,56 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getDocs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["X-Trace-Id"];
+                    "Content-Security-Policy"?: string;
+                    "Referrer-Policy"?: string;
+                    "X-Frame-Options"?: string;
+                    "X-Content-Type-Options"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html; charset=utf-8": string;
+                };
+            };
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getDocsRedoc254Js: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["X-Trace-Id"];
+                    "Cache-Control"?: string;
+                    "Content-Encoding"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript; charset=utf-8": string;
+                };
+            };
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
         };
     };
     getWhoami: {
@@ -4058,7 +4128,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetEventsIdResponse"];
+                    "application/json": components["schemas"]["Event"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -5977,7 +6047,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetEventsIdResponse"];
+                    "application/json": components["schemas"]["Event"];
                 };
             };
             401: components["responses"]["Unauthorized"];

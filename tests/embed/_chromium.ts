@@ -39,6 +39,8 @@ export interface Page {
   screenshot(path: string): Promise<void>;
   /** Console messages and uncaught exceptions of the page. */
   console: string[];
+  /** The URL of every request the page started (blocked ones included), in order. */
+  requests: string[];
 }
 
 export interface Browser {
@@ -135,11 +137,14 @@ export async function launchChromium(): Promise<Browser> {
       const call = (method: string, params: Record<string, unknown> = {}) =>
         send(method, params, sessionId);
       const consoleLines: string[] = [];
+      const requests: string[] = [];
       listeners.add((msg) => {
         if (msg.sessionId !== sessionId) return;
         // deno-lint-ignore no-explicit-any
         const params = msg.params as any;
-        if (msg.method === "Runtime.consoleAPICalled") {
+        if (msg.method === "Network.requestWillBeSent") {
+          requests.push(params.request.url);
+        } else if (msg.method === "Runtime.consoleAPICalled") {
           consoleLines.push(
             // deno-lint-ignore no-explicit-any
             `${params.type}: ${params.args.map((a: any) => a.value ?? a.description).join(" ")}`,
@@ -154,6 +159,7 @@ export async function launchChromium(): Promise<Browser> {
       await call("Runtime.enable");
       await call("Page.enable");
       await call("Log.enable");
+      await call("Network.enable");
       const loaded = new Promise<void>((resolve) => {
         const listener = (msg: Record<string, unknown>) => {
           if (msg.sessionId === sessionId && msg.method === "Page.loadEventFired") {
@@ -203,6 +209,7 @@ export async function launchChromium(): Promise<Browser> {
       };
       return {
         console: consoleLines,
+        requests,
         evaluate,
         waitFor,
         async click(elementExpression, clickCount = 1) {

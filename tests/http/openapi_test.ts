@@ -311,6 +311,101 @@ test("openapi: a named schema is one component, and one name cannot hold two sch
   );
 });
 
+test("openapi: every parameter has an example that fits its schema", () => {
+  const items = [
+    ...operations().map(({ path, method, op }) => ({ where: `${method} ${path}`, op })),
+    ...Object.entries(doc.webhooks as Record<string, Doc>).map(([event, item]) => ({
+      where: `webhook ${event}`,
+      op: item.post,
+    })),
+  ];
+  let count = 0;
+  for (const { where, op } of items) {
+    for (const parameter of (op.parameters ?? []).map(deref)) {
+      const what = `${where} ${parameter.in} ${parameter.name}`;
+      assert.ok(parameter.example !== undefined, `${what}: no example`);
+      assert.deepEqual(validate(doc, parameter.schema, parameter.example), [], what);
+      count++;
+    }
+  }
+  assert.ok(count > 50, `${count} parameters`);
+});
+
+test("openapi: where an operation takes since and until, their examples make a period", () => {
+  for (const { path, method, op } of operations()) {
+    const example = (name: string) =>
+      (op.parameters ?? []).map(deref).find((p: Doc) => p.name === name)?.example;
+    const [since, until] = [example("since"), example("until")];
+    if (since === undefined || until === undefined) continue;
+    assert.ok(Date.parse(since) < Date.parse(until), `${method} ${path}: ${since} to ${until}`);
+  }
+});
+
+test("openapi: a request property with a default is optional in openapi-typescript's default types", () => {
+  // With its defaults (defaultNonNullable), openapi-typescript makes a component's property
+  // that carries `default` required; a request may leave it out, so none carries one directly.
+  const seen = new Set<string>();
+  const walk = (node: Doc, where: string) => {
+    if (typeof node !== "object" || node === null) return;
+    if (node.$ref) {
+      if (seen.has(node.$ref)) return;
+      seen.add(node.$ref);
+      return walk(deref(node), node.$ref);
+    }
+    for (const [name, property] of Object.entries((node.properties ?? {}) as Record<string, Doc>)) {
+      if (!(node.required ?? []).includes(name)) {
+        assert.equal(property.default, undefined, `${where}/properties/${name} has a default`);
+      }
+    }
+    for (const [key, value] of Object.entries(node)) {
+      if (key !== "example" && key !== "examples") walk(value, `${where}/${key}`);
+    }
+  };
+  for (const { path, method, op } of operations()) walk(op.requestBody, `${method} ${path}`);
+  assert.ok(seen.has("#/components/schemas/QuestionInput"));
+  const required = doc.components.schemas.QuestionInput.properties.required;
+  assert.deepEqual(required.allOf.find((part: Doc) => "default" in part), { default: true });
+});
+
+test("openapi: /events items are typed by their type, with the webhooks section's components", () => {
+  const feed = deref(doc.paths["/api/v1/events"].get.responses["200"]).content["application/json"];
+  const page = deref(feed.schema);
+  assert.equal(page.properties.data.items.$ref, "#/components/schemas/Event");
+  const event = doc.components.schemas.Event;
+  assert.equal(event.discriminator.propertyName, "type");
+  for (const [type, ref] of Object.entries(event.discriminator.mapping as Record<string, string>)) {
+    assert.ok(event.oneOf.some((branch: Doc) => branch.$ref === ref), type);
+    const webhook = doc.webhooks[type].post.requestBody.content["application/json"].schema;
+    assert.equal(webhook.$ref, ref, `${type}: the same component as its webhook`);
+    assert.deepEqual(deref({ $ref: ref }).properties.type.enum, [type]);
+  }
+  assert.deepEqual(Object.keys(event.discriminator.mapping).sort(), [
+    "answer.submitted",
+    "session.completed",
+    "session.started",
+  ]);
+  // The example is a real event, with its data.
+  assert.equal(feed.example.data[0].type, "session.started");
+  assert.equal(feed.example.data[0].data.sequence, 1);
+});
+
+test("openapi: where a bearer token and the cookie both apply, the bearer comes first", () => {
+  let both = 0;
+  for (const { path, method, op } of operations()) {
+    const names = op.security.map((requirement: Doc) => Object.keys(requirement)[0]);
+    if (!names.includes("sessionCookie")) continue;
+    both++;
+    assert.deepEqual(names, ["bearerToken", "sessionCookie"], `${method} ${path}`);
+  }
+  assert.ok(both > 10);
+});
+
+test("openapi: the document cites no file its readers do not have", () => {
+  // A reader of /docs has the document, not the project's notes (ads-api.md, contract.md ...).
+  const text = JSON.stringify(doc);
+  assert.deepEqual(text.match(/[\w-]+\.md\b/g) ?? [], []);
+});
+
 test("openapi: close the service", async () => {
   await service.close();
 });

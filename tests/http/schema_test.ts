@@ -159,3 +159,21 @@ test("schema: date accepts real calendar dates only", () => {
   }
   assert.equal(s.date().json.format, "date");
 });
+
+test("schema: discriminated reads the branch its type names, and refuses another type by name", () => {
+  const started = s.named("Started", s.object({ type: s.enumOf(["started"]), at: s.int() }));
+  const ended = s.named("Ended", s.object({ type: s.enumOf(["ended"]), why: s.string() }));
+  const event = s.discriminated("type", { started, ended });
+  assert.deepEqual(event.parse({ type: "ended", why: "done" }, "body"), {
+    type: "ended",
+    why: "done",
+  });
+  failsOn(() => event.parse({ type: "ended", at: 1 }, "body"), "at");
+  failsOn(() => event.parse({ type: "paused" }, "body"), "type");
+  failsOn(() => event.parse({ type: "paused" }, "item"), "item.type");
+  assert.deepEqual(event.json.discriminator, {
+    propertyName: "type",
+    mapping: { started: "#/components/schemas/Started", ended: "#/components/schemas/Ended" },
+  });
+  assert.throws(() => s.discriminated("type", { started: s.object({}) }), /must be named/);
+});

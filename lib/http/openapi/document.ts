@@ -4,7 +4,7 @@
 import { successorAliasOf } from "../versioning.ts";
 import type { HeaderParam, ResponseDoc, Route } from "../router.ts";
 import * as s from "../schema.ts";
-import { exampleOf, schemaRegistry } from "./schemas.ts";
+import { exampleOf, requestJson, schemaRegistry } from "./schemas.ts";
 import {
   ALIAS_HEADERS,
   errorExample,
@@ -15,7 +15,7 @@ import {
 } from "./responses.ts";
 
 /** SemVer of the document (forms-api.md §9): MAJOR breaking, MINOR additions, PATCH wording. */
-export const SPEC_VERSION = "1.1.1";
+export const SPEC_VERSION = "1.2.0";
 
 /** One event a webhook receives, for the document's webhooks section. */
 export interface WebhookDoc {
@@ -86,11 +86,15 @@ export function buildOpenApi(input: {
   // An unnamed body schema shared by several operations keeps the first one's name.
   const autoNames = new Map<s.JsonSchema, string>();
 
-  /** A body's schema: a component under its own name, else under one after its operation. */
-  function bodySchema(json: s.JsonSchema, fallbackName: string): s.JsonSchema {
-    if (s.componentName(json) || json.type !== "object") return registry.refer(json);
+  /**
+   * A body's schema: a component under its own name, else under one after its operation; a
+   * request's as requests read it (requestJson).
+   */
+  function bodySchema(json: s.JsonSchema, fallbackName: string, request = false): s.JsonSchema {
+    const shaped = (schema: s.JsonSchema) => registry.refer(request ? requestJson(schema) : schema);
+    if (s.componentName(json) || json.type !== "object") return shaped(json);
     if (!autoNames.has(json)) autoNames.set(json, fallbackName);
-    return registry.refer(s.namedJson(autoNames.get(json)!, json));
+    return shaped(s.namedJson(autoNames.get(json)!, json));
   }
 
   /** The shared headers `names` and a response's `own`, by reference where they are shared. */
@@ -114,6 +118,7 @@ export function buildOpenApi(input: {
       required: param.required ?? false,
       description: param.description,
       schema: registry.refer(param.schema.json),
+      example: exampleOf(param.schema.json),
     };
     return { $ref: `#/components/parameters/${param.name}` };
   }
@@ -159,10 +164,19 @@ export function buildOpenApi(input: {
   function operation(route: Route, alias: boolean): s.JsonSchema {
     const baseName = pascal(operationId(route, false));
     const params: s.JsonSchema[] = [];
-    // The description of a parameter's value describes the parameter.
+    // The description of a parameter's value describes the parameter. Every parameter has an
+    // example, which tools that fill requests in (Postman) send as its value.
     const param = (name: string, where: string, required: boolean, json: s.JsonSchema) => {
       const { description, ...schema } = registry.refer(json);
-      params.push({ name, in: where, required, ...(description && { description }), schema });
+      const example = exampleOf(json);
+      params.push({
+        name,
+        in: where,
+        required,
+        ...(description && { description }),
+        schema,
+        example,
+      });
     };
     for (const name of route.paramNames) {
       param(name, "path", true, route.params?.[name]?.json ?? { type: "string" });
@@ -205,7 +219,8 @@ export function buildOpenApi(input: {
     };
     if (params.length) op.parameters = params;
     if (route.body) {
-      op.requestBody = jsonBody(route.body.json, bodySchema(route.body.json, `${baseName}Request`));
+      const schema = bodySchema(route.body.json, `${baseName}Request`, true);
+      op.requestBody = jsonBody(route.body.json, schema);
     }
     op.responses = out;
     if (alias) {
@@ -258,7 +273,11 @@ export function buildOpenApi(input: {
         "traceparent supplies it); every /api/v1/ response carries X-API-Version: v1. Every " +
         "error is the envelope of components.schemas.Error. Unprefixed /api/... paths are " +
         "deprecated aliases of their /api/v1/ twins until 2026-12-31T23:59:59Z. Webhook " +
-        "deliveries are described under webhooks.",
+        "deliveries are described under webhooks.\n\n# Authentication\n\nEach operation " +
+        "lists the credentials it accepts (security); each is described here. A reference " +
+        "that renders the document (GET /docs) shows them in this place.\n\n" +
+        // Redoc's marker: the security schemes are rendered here; other readers skip a comment.
+        "<!-- ReDoc-Inject: <security-definitions> -->",
       license: { name: "Proprietary", identifier: "LicenseRef-Onda" },
     },
     servers: [{ url: input.serverUrl, description: "This instance (PUBLIC_BASE_URL)." }],

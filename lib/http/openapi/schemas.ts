@@ -1,7 +1,7 @@
 // The schema side of the OpenAPI document: named schemas become components referred to by
 // $ref, and every body gets an example, its schema's own or one made from its types.
 
-import { componentName, type JsonSchema } from "../schema.ts";
+import { componentName, type JsonSchema, namedJson } from "../schema.ts";
 
 const SUBSCHEMA_LISTS = ["anyOf", "oneOf", "allOf"];
 
@@ -47,6 +47,39 @@ export function schemaRegistry() {
   }
 
   return { schemas, refer };
+}
+
+/**
+ * A request body's description as clients generated with default options read it: a property
+ * with a default may be left out. openapi-typescript (defaultNonNullable, on by default) makes
+ * every property of a component that carries `default` required, reading it as always present
+ * in a response; so in a request the default is given beside the value's schema in an allOf
+ * ("this, and by default that"): the same to JSON Schema and to the reference, and the property
+ * stays optional in the generated type. Named parts keep their names: a request's component is
+ * not also a response's.
+ */
+export function requestJson(json: JsonSchema): JsonSchema {
+  const out: JsonSchema = { ...json };
+  if (json.properties) {
+    const required: string[] = json.required ?? [];
+    out.properties = Object.fromEntries(
+      Object.entries(json.properties as Record<string, JsonSchema>).map(([key, value]) => {
+        const inner = requestJson(value);
+        if (inner.default === undefined || required.includes(key)) return [key, inner];
+        const { description, default: fallback, ...rest } = inner;
+        return [key, { ...(description && { description }), allOf: [rest, { default: fallback }] }];
+      }),
+    );
+  }
+  if (json.items) out.items = requestJson(json.items);
+  if (typeof json.additionalProperties === "object") {
+    out.additionalProperties = requestJson(json.additionalProperties);
+  }
+  for (const key of SUBSCHEMA_LISTS) {
+    if (json[key]) out[key] = (json[key] as JsonSchema[]).map(requestJson);
+  }
+  const name = componentName(json);
+  return name ? namedJson(name, out) : out;
 }
 
 const EXAMPLE_STRINGS: Record<string, string> = {
