@@ -74,6 +74,10 @@ function credential(req: Request): { token: string; viaCookie: boolean } | null 
 }
 
 /** How a signed-in user's requests authenticate, for the OpenAPI document. */
+// Bearer first: tools that take an operation's first scheme (Postman's converter) then send the
+// token a script holds, not a cookie header.
+const USER_SECURITY: Record<string, string[]>[] = [{ bearerToken: [] }, { sessionCookie: [] }];
+
 const USER_SCHEMES = {
   sessionCookie: {
     type: "apiKey",
@@ -134,9 +138,7 @@ interface TokenRow extends limits.SharedCount {
  */
 export function user(minRole: Role): AuthRule<UserPrincipal> {
   return {
-    // Bearer first: tools that take an operation's first scheme (Postman's converter) then send
-    // the token a script holds, not a cookie header.
-    security: [{ bearerToken: [] }, { sessionCookie: [] }],
+    security: USER_SECURITY,
     securitySchemes: USER_SCHEMES,
     describe:
       `Authorization: Bearer (a token) or the service_token cookie; role ${minRole} or higher in ` +
@@ -164,9 +166,9 @@ export type SignedInUser = Pick<UserPrincipal, "userId" | "tokenId">;
  */
 export function signedIn(): AuthRule<SignedInUser> {
   return {
-    security: [{ sessionCookie: [] }, { bearerToken: [] }],
+    security: USER_SECURITY,
     securitySchemes: USER_SCHEMES,
-    describe: "Cookie service_token or Authorization: Bearer; any signed-in user.",
+    describe: "Authorization: Bearer (a token) or the service_token cookie; any signed-in user.",
     errors: [401, 403, 429],
     responseHeaders: RATE_LIMIT_HEADERS,
     idempotencyScope: (principal) => `user:${principal.userId}`,

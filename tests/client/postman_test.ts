@@ -1,11 +1,11 @@
-// Postman: the collection `deno task postman` makes (tools/postman.ts: Postman's converter,
+// Postman: the collection `deno task postman` makes (tests/client/postman.ts: Postman's converter,
 // openapi-to-postmanv2, then one variable per credential) runs in newman against a seeded
 // service with every credential set: no 401 where a credential is given, and no request
 // refused for its example values (400 or 422).
 
 import assert from "node:assert/strict";
 import newman from "newman";
-import { postmanCollection, requests } from "../../tools/postman.ts";
+import { postmanCollection, requests } from "./postman.ts";
 import { admin, importLines } from "../ads/_fixture.ts";
 import { registerUser } from "../forms/_forms.ts";
 import { body, startTestService, test } from "../_server.ts";
