@@ -1,6 +1,9 @@
 // The one error type of the service and the one place that turns errors into the envelope.
 
-/** Every error.code of contract.md §1; the OpenAPI document lists the same. */
+/**
+ * Every error.code of contract.md §1, then the refusals of a public session start on a
+ * questionnaire with bot protection (routes/forms/public.ts); the OpenAPI document lists the same.
+ */
 export const ERROR_CODES = [
   "VALIDATION_FAILED",
   "UNAUTHENTICATED",
@@ -16,6 +19,13 @@ export const ERROR_CODES = [
   "INTERNAL",
   "DEGRADED",
   "UNAVAILABLE",
+  "FORM_TOKEN_REQUIRED",
+  "FORM_TOKEN_INVALID",
+  "FORM_TOKEN_EXPIRED",
+  "FORM_TOKEN_USED",
+  "FILLED_TOO_FAST",
+  "PROOF_OF_WORK_INVALID",
+  "HONEYPOT_FILLED",
 ] as const;
 
 export type ErrorCode = typeof ERROR_CODES[number];
@@ -26,16 +36,23 @@ export interface ApiErrorOptions {
   field?: string | null;
   /** Headers that travel with the error response (Allow, Retry-After). */
   headers?: Record<string, string>;
+  /**
+   * False for a refusal of the caller rather than of the request (as a 429): it is not stored
+   * under the request's Idempotency-Key, so a retry with the same key is decided afresh.
+   */
+  replayable?: boolean;
 }
 
 /** Thrown anywhere a request must fail; turned into the envelope by lib/http/app.ts alone. */
 export class ApiError extends Error {
   readonly field: string | null;
   readonly headers: Record<string, string>;
+  readonly replayable: boolean;
   constructor(readonly status: number, readonly code: ErrorCode, options: ApiErrorOptions) {
     super(options.message);
     this.field = options.field ?? null;
     this.headers = options.headers ?? {};
+    this.replayable = options.replayable ?? true;
   }
 }
 
