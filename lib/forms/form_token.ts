@@ -58,17 +58,21 @@ export interface IssuedToken {
   expires_at: Date;
 }
 
-function signingKey(secretKey: string): Buffer {
-  return Buffer.from(hkdfSync("sha256", secretKey, new Uint8Array(32), "onda form token v1", 32));
+/** The key that signs form tokens, derived from SECRET_KEY once per service (lib/forms/wing.ts). */
+export type FormTokenKey = Buffer & { readonly formTokenKey: unique symbol };
+
+export function formTokenKey(secretKey: string): FormTokenKey {
+  const key = hkdfSync("sha256", secretKey, new Uint8Array(32), "onda form token v1", 32);
+  return Buffer.from(key) as FormTokenKey;
 }
 
-function sign(secretKey: string, payload: string): Buffer {
-  return createHmac("sha256", signingKey(secretKey)).update(payload).digest();
+function sign(key: FormTokenKey, payload: string): Buffer {
+  return createHmac("sha256", key).update(payload).digest();
 }
 
 /** A new token for the questionnaire `form` (its id and minimum fill time), issued at `now`. */
 export function issueFormToken(
-  secretKey: string,
+  key: FormTokenKey,
   form: { id: string; minFillSeconds: number },
   now: Date,
 ): IssuedToken {
@@ -84,7 +88,7 @@ export function issueFormToken(
     d: POW_DIFFICULTY,
   })));
   return {
-    token: `${PREFIX}${payload}.${base64url(sign(secretKey, payload))}`,
+    token: `${PREFIX}${payload}.${base64url(sign(key, payload))}`,
     challenge: id,
     difficulty: POW_DIFFICULTY,
     min_fill_seconds: form.minFillSeconds,
@@ -106,7 +110,7 @@ export function proofHolds(challenge: string, nonce: string, difficulty: number)
 }
 
 /** The payload of a token this service signed, or null: malformed, forged or altered. */
-function signedPayload(secretKey: string, token: string): FormToken | null {
+function signedPayload(key: FormTokenKey, token: string): FormToken | null {
   if (!token.startsWith(PREFIX)) return null;
   const [payload, signature, ...rest] = token.slice(PREFIX.length).split(".");
   if (!payload || !signature || rest.length) return null;
@@ -114,7 +118,7 @@ function signedPayload(secretKey: string, token: string): FormToken | null {
   let fields: Record<string, unknown>;
   try {
     given = Uint8Array.fromBase64(signature, { alphabet: "base64url" });
-    const expected = sign(secretKey, payload);
+    const expected = sign(key, payload);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
     fields = JSON.parse(
       new TextDecoder().decode(Uint8Array.fromBase64(payload, { alphabet: "base64url" })),
@@ -154,12 +158,12 @@ function refusal(status: number, code: ConstructorParameters<typeof ApiError>[1]
  * of work, then the minimum fill time. Throws the refusal otherwise.
  */
 export function verifyFormToken(
-  secretKey: string,
+  key: FormTokenKey,
   token: string,
   nonce: string | undefined,
   now: Date,
 ): FormToken {
-  const found = signedPayload(secretKey, token);
+  const found = signedPayload(key, token);
   if (!found) {
     throw refusal(400, "FORM_TOKEN_INVALID", {
       message: "form_token is not a form token of this service; read the questionnaire again.",

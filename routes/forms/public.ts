@@ -138,7 +138,11 @@ export const routes = [
         from questionnaires where slug = ${params.slug} and state = 'published'`;
       if (!row) throw notFound("No published questionnaire has this slug.");
       const token = row.bot_protection
-        ? issueFormToken(app.secretKey, { id: row.id, minFillSeconds: row.min_fill }, app.clock())
+        ? issueFormToken(
+          app.forms.formTokenKey,
+          { id: row.id, minFillSeconds: row.min_fill },
+          app.clock(),
+        )
         : null;
       return json(
         {
@@ -249,7 +253,7 @@ export const routes = [
       let token: FormToken | null = null;
       if (body.form_token !== undefined) {
         try {
-          token = verifyFormToken(app.secretKey, body.form_token, body.pow_nonce, now);
+          token = verifyFormToken(app.forms.formTokenKey, body.form_token, body.pow_nonce, now);
         } catch (err) {
           throw err instanceof ApiError ? await refused(err) : err;
         }
