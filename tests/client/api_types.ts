@@ -1320,7 +1320,7 @@ export interface components {
         };
         Error: {
             error: {
-                code: "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "DEGRADED" | "UNAVAILABLE";
+                code: "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "DEGRADED" | "UNAVAILABLE" | "FORM_TOKEN_REQUIRED" | "FORM_TOKEN_INVALID" | "FORM_TOKEN_EXPIRED" | "FORM_TOKEN_USED" | "FILLED_TOO_FAST" | "PROOF_OF_WORK_INVALID" | "HONEYPOT_FILLED";
                 message: string;
                 field: string | null;
                 trace_id: string;
@@ -1339,6 +1339,13 @@ export interface components {
         ExportRequest: {
             questionnaire_id: string;
             format: "csv" | "ndjson";
+        };
+        FormToken: {
+            token: string;
+            challenge: string;
+            difficulty: number;
+            min_fill_seconds: number;
+            expires_at: string;
         };
         GetEventsIdResponse: {
             id: string;
@@ -1378,6 +1385,8 @@ export interface components {
             title: string;
             slug?: string;
             questions?: components["schemas"]["QuestionInput"][];
+            bot_protection?: boolean;
+            min_fill_seconds?: number;
         };
         NewToken: {
             id: string;
@@ -1440,6 +1449,7 @@ export interface components {
             title: string;
             slug: string;
             questions: components["schemas"]["Question"][];
+            form_token: components["schemas"]["FormToken"] | null;
         };
         Question: {
             id: number;
@@ -1460,6 +1470,8 @@ export interface components {
             slug: string;
             state: "draft" | "published" | "closed" | "deleted";
             question_count: number;
+            bot_protection: boolean;
+            min_fill_seconds: number;
             created_at: string;
             updated_at: string;
             published_at: string | null;
@@ -1470,6 +1482,8 @@ export interface components {
             title?: string;
             slug?: string;
             questions?: components["schemas"]["QuestionInput"][];
+            bot_protection?: boolean;
+            min_fill_seconds?: number;
         };
         QuestionnaireSummary: {
             id: string;
@@ -1477,6 +1491,8 @@ export interface components {
             slug: string;
             state: "draft" | "published" | "closed" | "deleted";
             question_count: number;
+            bot_protection: boolean;
+            min_fill_seconds: number;
             created_at: string;
             updated_at: string;
             published_at: string | null;
@@ -1521,6 +1537,9 @@ export interface components {
             name: string;
             email: string;
             loaded_at: number;
+            form_token?: string;
+            pow_nonce?: string;
+            honeypot?: string;
         };
         SessionStartedEvent: {
             id: string;
