@@ -10,7 +10,9 @@
 // The service runs in this process on a fresh database (DATABASE_URL, else embedded).
 
 import { launchChromium } from "../tests/embed/_chromium.ts";
-import { startTestService } from "../tests/_server.ts";
+import { PG_FALLBACK_URL, startTestService } from "../tests/_server.ts";
+import postgres from "postgres";
+import { machineLine } from "./machine.ts";
 import { publishedQuestionnaire, registerUser } from "../tests/forms/_forms.ts";
 import {
   formTokenKey,
@@ -56,6 +58,9 @@ export async function run(args: string[]) {
   const solves = option(args, "solves", 60);
   const difficulty = option(args, "difficulty", POW_DIFFICULTY);
   const starts = option(args, "starts", 400);
+  const reference = postgres(PG_FALLBACK_URL, { max: 1 });
+  console.log(await machineLine(reference));
+  await reference.end();
   const service = await startTestService({ env: { RATE_LIMIT_PUBLIC_PER_MINUTE: "1000000" } });
   try {
     // solve
