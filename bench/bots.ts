@@ -22,16 +22,8 @@ import {
   verifyFormToken,
 } from "../lib/forms/form_token.ts";
 import { connectHttp1 } from "./http1.ts";
+import { option, percentile } from "./webhooks.ts";
 import process from "node:process";
-
-function option(args: string[], name: string, fallback: number): number {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
 
 function summary(xs: number[], unit: string, digits = 1): string {
   const sorted = [...xs].sort((a, b) => a - b);
