@@ -1,10 +1,7 @@
 // The one error type of the service and the one place that turns errors into the envelope.
 
-/**
- * Every error.code of contract.md §1, then the refusals of a public session start on a
- * questionnaire with bot protection (routes/forms/public.ts); the OpenAPI document lists the same.
- */
-export const ERROR_CODES = [
+/** Every error.code of contract.md §1: one per status. */
+const CONTRACT_CODES = [
   "VALIDATION_FAILED",
   "UNAUTHENTICATED",
   "FORBIDDEN",
@@ -19,14 +16,27 @@ export const ERROR_CODES = [
   "INTERNAL",
   "DEGRADED",
   "UNAVAILABLE",
-  "FORM_TOKEN_REQUIRED",
-  "FORM_TOKEN_INVALID",
-  "FORM_TOKEN_EXPIRED",
-  "FORM_TOKEN_USED",
-  "FILLED_TOO_FAST",
-  "PROOF_OF_WORK_INVALID",
-  "HONEYPOT_FILLED",
 ] as const;
+
+/**
+ * Codes of their own, beside the contract's for their status: the refusals of a public session
+ * start on a questionnaire with bot protection (routes/forms/public.ts), by their status.
+ */
+export const OWN_CODES = {
+  FORM_TOKEN_REQUIRED: 400,
+  FORM_TOKEN_INVALID: 400,
+  FORM_TOKEN_EXPIRED: 400,
+  PROOF_OF_WORK_INVALID: 400,
+  HONEYPOT_FILLED: 400,
+  FORM_TOKEN_USED: 409,
+  FILLED_TOO_FAST: 422,
+} as const;
+
+/** Every error.code; the OpenAPI document lists the same. */
+export const ERROR_CODES = [
+  ...CONTRACT_CODES,
+  ...Object.keys(OWN_CODES) as (keyof typeof OWN_CODES)[],
+];
 
 export type ErrorCode = typeof ERROR_CODES[number];
 

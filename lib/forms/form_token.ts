@@ -16,7 +16,7 @@
 // (onda_start_session, sql/008_bot_protection.sql).
 
 import { createHash, createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
-import { ApiError } from "../errors.ts";
+import { ApiError, OWN_CODES } from "../errors.ts";
 import { base64url } from "../encoding.ts";
 
 /**
@@ -144,13 +144,13 @@ function signedPayload(key: FormTokenKey, token: string): FormToken | null {
   };
 }
 
-function refusal(status: number, code: ConstructorParameters<typeof ApiError>[1], options: {
+function refusal(code: keyof typeof OWN_CODES, options: {
   message: string;
   field: string;
   headers?: Record<string, string>;
 }): ApiError {
   // A refusal of who asks, not of what they sent: never kept under an Idempotency-Key.
-  return new ApiError(status, code, { ...options, replayable: false });
+  return new ApiError(OWN_CODES[code], code, { ...options, replayable: false });
 }
 
 /**
@@ -165,20 +165,20 @@ export function verifyFormToken(
 ): FormToken {
   const found = signedPayload(key, token);
   if (!found) {
-    throw refusal(400, "FORM_TOKEN_INVALID", {
+    throw refusal("FORM_TOKEN_INVALID", {
       message: "form_token is not a form token of this service; read the questionnaire again.",
       field: "form_token",
     });
   }
   const at = now.getTime();
   if (at >= found.expiresAt) {
-    throw refusal(400, "FORM_TOKEN_EXPIRED", {
+    throw refusal("FORM_TOKEN_EXPIRED", {
       message: "form_token has expired; read the questionnaire again for a new one.",
       field: "form_token",
     });
   }
   if (nonce === undefined || !NONCE.test(nonce) || !proofHolds(found.id, nonce, found.difficulty)) {
-    throw refusal(400, "PROOF_OF_WORK_INVALID", {
+    throw refusal("PROOF_OF_WORK_INVALID", {
       message: "pow_nonce does not solve the form token's challenge: SHA-256 of challenge + " +
         `pow_nonce must start with ${found.difficulty} zero bits.`,
       field: "pow_nonce",
@@ -186,7 +186,7 @@ export function verifyFormToken(
   }
   const early = found.issuedAt + found.minFillMs - at;
   if (early > 0) {
-    throw refusal(422, "FILLED_TOO_FAST", {
+    throw refusal("FILLED_TOO_FAST", {
       message: "The form was sent sooner after loading than a person fills it; retry after " +
         "Retry-After seconds.",
       field: "form_token",
@@ -200,18 +200,18 @@ export function verifyFormToken(
 export function tokenRefusal(outcome: "token_required" | "token_foreign" | "token_used"): ApiError {
   switch (outcome) {
     case "token_required":
-      return refusal(400, "FORM_TOKEN_REQUIRED", {
+      return refusal("FORM_TOKEN_REQUIRED", {
         message: "This questionnaire is protected against bots: send the form_token of its " +
           "public read and its pow_nonce.",
         field: "form_token",
       });
     case "token_foreign":
-      return refusal(400, "FORM_TOKEN_INVALID", {
+      return refusal("FORM_TOKEN_INVALID", {
         message: "form_token was issued for another questionnaire.",
         field: "form_token",
       });
     case "token_used":
-      return refusal(409, "FORM_TOKEN_USED", {
+      return refusal("FORM_TOKEN_USED", {
         message: "form_token has been used already; read the questionnaire again for a new one.",
         field: "form_token",
       });
@@ -224,7 +224,7 @@ export function tokenRefusal(outcome: "token_required" | "token_foreign" | "toke
  * rather than answered with a fake session: a person whose browser filled it anyway sees why.
  */
 export function honeypotFilled(): ApiError {
-  return refusal(400, "HONEYPOT_FILLED", {
+  return refusal("HONEYPOT_FILLED", {
     message: "The hidden field meant to stay empty was filled; leave it empty.",
     field: "honeypot",
   });
