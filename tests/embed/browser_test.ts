@@ -143,10 +143,17 @@ browserTest(
         new Response(
           `<!doctype html><html><head><meta charset="utf-8"><title>Host</title></head><body>
 <script>
-  // Counts the Workers the page starts: the proof of work must run off the main thread.
+  // Counts the Workers the page starts and their answers: the proof of work must be solved
+  // off the main thread.
   window.workersStarted = 0;
+  window.workerAnswers = 0;
   const RealWorker = window.Worker;
-  window.Worker = function (url) { window.workersStarted++; return new RealWorker(url); };
+  window.Worker = function (url) {
+    window.workersStarted++;
+    const worker = new RealWorker(url);
+    worker.addEventListener("message", () => window.workerAnswers++);
+    return worker;
+  };
 </script>
 <script src="${service.url}/embed.js" data-form="${form.slug}"></script></body></html>`,
           { headers: { "content-type": "text/html; charset=utf-8" } },
@@ -176,7 +183,10 @@ browserTest(
       await page.type(q(`input[name=q${form.questions[0].id}]`), "Smooth.");
       await page.click(q("button[data-action=answer]"));
       assert.match(await page.waitFor<string>(`${q("[role=status]")}?.textContent`), /Thank you/);
-      assert.equal(await page.evaluate("window.workersStarted"), 1);
+      assert.deepEqual(await page.evaluate("[window.workersStarted, window.workerAnswers]"), [
+        1,
+        1,
+      ]);
       assert.deepEqual(
         page.console.filter((l) => /exception|Content Security Policy|error/i.test(l)),
         [],
@@ -207,6 +217,29 @@ browserTest(
       const root = `document.querySelector("[data-onda-form]").shadowRoot`;
       assert.equal(await page.waitFor(`${root}?.querySelector("h2")?.textContent`), "Feedback");
       assert.ok(await page.evaluate(`${root}.querySelector("input[name=email]") !== null`));
+      assert.deepEqual(page.console.filter((l) => /exception|Content Security Policy/.test(l)), []);
+    } finally {
+      await browser.close();
+    }
+  },
+);
+
+browserTest(
+  "embed: on the /try page a bot-protected questionnaire starts, its Worker allowed by the CSP",
+  async () => {
+    const owner = await registerUser(service);
+    const form = await publishedQuestionnaire(service, owner, [
+      { title: "Your comment", type: "text" },
+    ], { bot_protection: true, min_fill_seconds: 0 });
+    const browser = await launchChromium();
+    try {
+      const page = await browser.open(`${service.url}/try/${form.slug}`);
+      const root = `document.querySelector("[data-onda-form]").shadowRoot`;
+      const q = (selector: string) => `${root}.querySelector(${JSON.stringify(selector)})`;
+      await page.type(q("input[name=name]"), "Ana Souza");
+      await page.type(q("input[name=email]"), "ana@example.com");
+      await page.click(q("button[data-action=start]"));
+      await page.waitFor(`${q("form")}?.dataset.questionId === "${form.questions[0].id}"`);
       assert.deepEqual(page.console.filter((l) => /exception|Content Security Policy/.test(l)), []);
     } finally {
       await browser.close();
