@@ -468,7 +468,7 @@ export async function run(args: string[]) {
       routes: allRoutes,
       maintenanceCacheMs: 3_600_000,
       ads: { figureIndex, captureIndex, grants: createGrantCache() },
-      forms: createFormsState(db.sql),
+      forms: createFormsState(db.sql, "x".repeat(32)),
       metrics: createMetrics(),
     });
     const info = {

@@ -33,12 +33,12 @@ import {
 import { connectHttp1 } from "./http1.ts";
 import { frag, type Sql } from "../lib/db/db.ts";
 
-function option(args: string[], name: string, fallback: number): number {
+export function option(args: string[], name: string, fallback: number): number {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? Number(args[i + 1]) : fallback;
 }
 
-function percentile(sorted: number[], p: number): number {
+export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 

@@ -167,6 +167,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       )
       : null;
     const clock = options.clock ?? (() => new Date());
+    const secretKey = await loadSecretKey(db.sql, config.secretKey);
     app = {
       config,
       db,
@@ -174,7 +175,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       clock,
       log: options.log ?? stdoutLog,
       limiter: createRateLimiter(clock),
-      secretKey: await loadSecretKey(db.sql, config.secretKey),
+      secretKey,
       fetch: options.fetch ?? fetch,
       // /metrics on the main port only behind a token, and only when no other address serves it.
       routes: [
@@ -183,7 +184,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       ],
       maintenanceCacheMs: options.maintenanceCacheMs ?? 1000,
       ads: createAdsState(replica?.db ?? db),
-      forms: createFormsState(db.sql),
+      forms: createFormsState(db.sql, secretKey),
       metrics,
     };
     gaugePools(metrics, db.pools);

@@ -12,6 +12,13 @@
 // one Idempotency-Key from crypto.randomUUID(); a retry or a second click with the same
 // payload reuses it, so the service answers it once. A changed payload is a new operation
 // and gets a new key (the service refuses a reused key with another body).
+//
+// Bot protection: when the questionnaire's read hands out a form token, the script solves its
+// proof of work off the main thread (a Worker built from a Blob, crypto.subtle) while the person
+// fills in the form, and sends the start no sooner than the token's minimum fill time after the
+// read, so a person notices nothing unless faster than that. A hidden honeypot field, that
+// people never see and form-filling scripts fill, travels with the start; the service refuses
+// the start when it is filled.
 (function () {
   "use strict";
   const script = document.currentScript;
@@ -48,6 +55,8 @@
     ".fill{height:100%;width:0;background:#2f5bd3;transition:width .2s}",
     ".count{font-size:.85rem;color:#55555f;margin-bottom:1rem}",
     ".done{font-size:1.1rem}",
+    // The honeypot: out of sight and out of the tab order, yet a plain text field to a script.
+    ".hp{position:absolute;left:-10000px;top:auto;width:1px;height:1px;overflow:hidden}",
   ].join("");
   root.appendChild(style);
   const card = el("div", { "class": "card", part: "card" });
@@ -78,6 +87,85 @@
     return new Promise(function (resolve) {
       setTimeout(resolve, ms);
     });
+  }
+
+  // The proof of work: the decimal nonce whose SHA-256 digest of challenge + nonce starts with
+  // `difficulty` zero bits. Digests are asked in batches, as each crypto.subtle call costs a
+  // promise. It is also the Worker's whole source (see solver), so it uses nothing around it.
+  function solvePow(challenge, difficulty) {
+    const encoder = new TextEncoder();
+    const BATCH = 256;
+    function zeroBits(bytes) {
+      let bits = difficulty;
+      for (let i = 0; bits > 0; i++) {
+        if (bits < 8) return (bytes[i] >> (8 - bits)) === 0;
+        if (bytes[i] !== 0) return false;
+        bits -= 8;
+      }
+      return true;
+    }
+    async function from(start) {
+      for (let base = start;; base += BATCH) {
+        const batch = [];
+        for (let i = 0; i < BATCH; i++) {
+          batch.push(crypto.subtle.digest("SHA-256", encoder.encode(challenge + (base + i))));
+        }
+        const digests = await Promise.all(batch);
+        for (let i = 0; i < BATCH; i++) {
+          if (zeroBits(new Uint8Array(digests[i]))) return String(base + i);
+        }
+      }
+    }
+    return from(0);
+  }
+
+  // The nonce of a form token, solved in a Worker from a Blob; where the host page's
+  // Content-Security-Policy forbids such a Worker, on this thread (crypto.subtle hashes off it).
+  function solver(token) {
+    return new Promise(function (resolve, reject) {
+      let worker = null;
+      let blobUrl = null;
+      function here() {
+        if (worker) worker.terminate();
+        worker = null;
+        solvePow(token.challenge, token.difficulty).then(resolve, reject);
+      }
+      try {
+        const source = "onmessage=function(e){(" + solvePow.toString() + ")(e.data.challenge," +
+          "e.data.difficulty).then(function(n){postMessage(n)})}";
+        blobUrl = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
+        worker = new Worker(blobUrl);
+      } catch (_err) {
+        return here();
+      } finally {
+        if (blobUrl) URL.revokeObjectURL(blobUrl);
+      }
+      worker.onmessage = function (event) {
+        worker.terminate();
+        resolve(event.data);
+      };
+      worker.onerror = function (event) {
+        event.preventDefault();
+        here();
+      };
+      worker.postMessage({ challenge: token.challenge, difficulty: token.difficulty });
+    });
+  }
+
+  // A form token with its proof of work under way and the moment it arrived.
+  function protection(token) {
+    if (!token) return null;
+    const nonce = solver(token);
+    nonce.catch(function () {}); // awaited when the person starts; not an unhandled rejection
+    return { token: token, nonce: nonce, receivedAt: performance.now() };
+  }
+
+  // The start's token fields, once the proof of work is solved and the minimum time is over.
+  async function tokenFields(guard) {
+    const nonce = await guard.nonce;
+    const left = guard.receivedAt + guard.token.min_fill_seconds * 1000 - performance.now();
+    if (left > 0) await wait(left);
+    return { form_token: guard.token.token, pow_nonce: nonce };
   }
 
   function messageOf(data, status) {
@@ -135,7 +223,12 @@
       return {
         ok: false,
         status: res.status,
-        error: { message: messageOf(data, res.status), field: field },
+        retryAfter: Number(res.headers.get("Retry-After")) || 0,
+        error: {
+          message: messageOf(data, res.status),
+          field: field,
+          code: data && data.error ? data.error.code : null,
+        },
       };
     }
   }
@@ -152,22 +245,44 @@
         "The embed script needs a data-form attribute with the questionnaire's slug.",
       );
     }
+    const data = await read();
+    if (data.error) return showFatal(data.error);
+    startView(data.form);
+  }
+
+  // The questionnaire (a new form token with it when it is protected) or an error message.
+  async function read() {
     let res;
     try {
-      res = await fetch(url(""));
+      res = await fetch(url(""), { cache: "no-store" });
     } catch (_err) {
-      return showFatal("The questionnaire could not be loaded; check your connection.");
+      return { error: "The questionnaire could not be loaded; check your connection." };
     }
     const data = await res.json().catch(function () {
       return null;
     });
-    if (!res.ok) return showFatal(messageOf(data, res.status));
-    startView(data);
+    if (!res.ok) return { error: messageOf(data, res.status) };
+    if (data.form_token && !(globalThis.crypto && crypto.subtle)) {
+      return { error: "This questionnaire needs a secure (https) page to be filled in." };
+    }
+    return { form: data };
   }
+
+  // The refusals after which a new form token helps: expired, used (e.g. a page restored from
+  // the history), or none at all (protection switched on since the read).
+  const STALE_TOKEN = ["FORM_TOKEN_EXPIRED", "FORM_TOKEN_USED", "FORM_TOKEN_REQUIRED"];
 
   function startView(form) {
     clear();
     const keyFor = operation();
+    let guard = protection(form.form_token);
+    // Named like a field that form-filling scripts complete; people never reach it.
+    const honeypot = el("input", {
+      type: "text",
+      name: "website",
+      autocomplete: "off",
+      tabindex: "-1",
+    });
     const name = el("input", { type: "text", name: "name", autocomplete: "name", required: "" });
     const email = el("input", {
       type: "email",
@@ -189,6 +304,9 @@
       nameError,
       el("label", { "class": "field" }, [el("span", { text: "Your e-mail" }), email]),
       emailError,
+      el("div", { "class": "hp", "aria-hidden": "true" }, [
+        el("label", {}, [el("span", { text: "Website" }), honeypot]),
+      ]),
       error,
       button,
     ]);
@@ -197,8 +315,31 @@
       [nameError, emailError, error].forEach(function (n) {
         n.textContent = "";
       });
-      const body = { name: name.value, email: email.value, loaded_at: loadedAt };
-      const result = await post("/sessions", body, keyFor(body));
+      let result;
+      for (let attempt = 0;; attempt++) {
+        const body = { name: name.value, email: email.value, loaded_at: loadedAt };
+        if (honeypot.value) body.honeypot = honeypot.value;
+        if (guard) {
+          try {
+            Object.assign(body, await tokenFields(guard));
+          } catch (_err) {
+            error.textContent = "This browser could not prepare the form; please reload the page.";
+            return;
+          }
+        }
+        result = await post("/sessions", body, keyFor(body));
+        if (result.ok || attempt >= 2) break;
+        const code = result.error.code;
+        if (code === "FILLED_TOO_FAST") {
+          await wait(Math.max(result.retryAfter, 1) * 1000);
+        } else if (STALE_TOKEN.indexOf(code) >= 0) {
+          const fresh = await read();
+          if (fresh.error || !fresh.form.form_token) break;
+          guard = protection(fresh.form.form_token);
+        } else {
+          break;
+        }
+      }
       if (!result.ok) {
         const target = result.error.field === "name"
           ? nameError

@@ -6,12 +6,17 @@ import { storeInTransaction } from "../http/idempotency.ts";
 import { type AppContext, json, routeDefiner } from "../http/router.ts";
 import { createQuestionCache } from "./question_cache.ts";
 import { WORKSPACE_HEADER } from "./auth.ts";
+import { formTokenKey } from "./form_token.ts";
 
 export type FormsApp = AppContext & { forms: ReturnType<typeof createFormsState> };
 
-export function createFormsState(sql: Sql) {
-  // Questions as answering them needs them (they never change once published).
-  return { questions: createQuestionCache(sql) };
+export function createFormsState(sql: Sql, secretKey: string) {
+  return {
+    // Questions as answering them needs them (they never change once published).
+    questions: createQuestionCache(sql),
+    // Signs the form tokens of bot protection; derived once, as every token read uses it.
+    formTokenKey: formTokenKey(secretKey),
+  };
 }
 
 /**

@@ -23,7 +23,8 @@
 //
 // Outcomes that are stored and replayed: every 2xx-4xx answer (a 4xx is the answer to that
 // request; retrying the same request gives the same answer; it changed nothing, so it is stored
-// on its own) but a 429, the rate limit's answer rather than the request's. A 5xx or an
+// on its own) but a 429, the rate limit's answer rather than the request's (and any refusal of
+// the caller marked `replayable: false`, such as a spent form token). A 5xx or an
 // unexpected error stores nothing (or releases the claim), so the client can retry with the
 // same key, as after a 429.
 //
@@ -297,6 +298,11 @@ export function keyTaken(): Error {
 
 /** A 4xx but 429 is the request's own answer, stored and replayed like a success. */
 function isStoredError(err: unknown): err is ApiError {
+  return isRequestError(err) && err.replayable;
+}
+
+/** A 4xx but 429: a transactional route's handler failing so may be a repeat of a request. */
+function isRequestError(err: unknown): err is ApiError {
   return err instanceof ApiError && err.status < 500 && err.status !== 429;
 }
 
@@ -406,12 +412,14 @@ async function failed(ctx: RequestContext, s: Scope, err: unknown): Promise<Resp
     else await release(sql, s).catch(() => {});
     throw err;
   }
-  if (!(err instanceof KeyTaken) && !isStoredError(err)) throw err; // 5xx or 429
+  if (!(err instanceof KeyTaken) && !isRequestError(err)) throw err; // 5xx or 429
   // A repeat (or a request that lost the race for its key) answers from the record; a
-  // retried answer, for instance, fails as "already answered" before reaching its insert.
+  // retried answer, for instance, fails as "already answered" before reaching its insert, and
+  // a retried session start as "form token used".
   const row = await lookup(sql, s);
   if (row && !isExpired(row, s.now)) return await answerFrom(row, s);
   if (err instanceof KeyTaken) throw contended();
+  if (!isStoredError(err)) throw err;
   // A 4xx changed nothing: its answer is stored on its own.
   const replay = await store(sql, s, storedError(err as ApiError, ctx));
   if (replay) return replay;

@@ -146,13 +146,17 @@ export function number(options: Bounds = {}): Schema<number> {
   });
 }
 
-export function boolean(): Schema<boolean> {
+export function boolean(options: Doc<boolean> = {}): Schema<boolean> {
   const parse = (value: unknown, field: string) => {
     if (typeof value !== "boolean") throw invalid(field, `${field} must be true or false.`);
     return value;
   };
   const words = new Map<unknown, boolean>([["true", true], ["false", false]]);
-  return make({ type: "boolean" }, parse, (raw, field) => parse(words.get(raw) ?? raw, field));
+  return make(
+    documented({ type: "boolean" }, options),
+    parse,
+    (raw, field) => parse(words.get(raw) ?? raw, field),
+  );
 }
 
 const DATE_TIME =

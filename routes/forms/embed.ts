@@ -12,9 +12,13 @@ const SCRIPT_ETAG = `"${sha256Hex(EMBED_SCRIPT).slice(0, 32)}"`;
 /** Short enough to revalidate soon after a release, long enough to spare busy host pages. */
 const SCRIPT_CACHE = "public, max-age=300";
 
-/** The try page's policy: its scripts and requests only from this origin, no framing. */
+/**
+ * The try page's policy: its scripts and requests only from this origin, no framing; the one
+ * Worker the embed builds from a Blob to solve a form token's proof of work.
+ */
 const TRY_HEADERS = {
   "Content-Security-Policy": "default-src 'none'; script-src 'self'; connect-src 'self'; " +
+    "worker-src blob:; " +
     "style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   "Referrer-Policy": "no-referrer",
   "X-Frame-Options": "DENY",
@@ -45,7 +49,12 @@ export const routes = [
       "question at a time with an input " +
       "for its type, a progress bar, the service's validation messages next to the field and " +
       "a completion message. Each POST carries an Idempotency-Key reused on retries and " +
-      "double clicks. It calls the public API relative to its own URL. Served with " +
+      "double clicks. On a questionnaire with bot_protection it solves the form token's proof " +
+      "of work in a Worker built from a Blob (a host page whose Content-Security-Policy has " +
+      "no worker-src blob: gets it solved on the main thread, asynchronously), waits out the " +
+      "minimum fill time only if the visitor is faster, and sends a hidden honeypot field. " +
+      "It needs a secure context (https or localhost), as crypto.subtle does. " +
+      "It calls the public API relative to its own URL. Served with " +
       "`Cache-Control: public, max-age=300`, a strong ETag (If-None-Match answers 304) and " +
       "`Access-Control-Allow-Origin: *`.",
     auth: noAuth,

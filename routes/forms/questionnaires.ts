@@ -13,6 +13,7 @@ import {
   questionsOf,
 } from "../../lib/forms/questions.ts";
 import { questionOption, questionSchema, questionTitle } from "../../lib/forms/schemas.ts";
+import { DEFAULT_MIN_FILL_SECONDS } from "../../lib/forms/form_token.ts";
 import { json } from "../../lib/http/router.ts";
 import { conflict, defineFormsRoute, type FormsApp, notFound } from "../../lib/forms/wing.ts";
 import * as s from "../../lib/http/schema.ts";
@@ -51,12 +52,28 @@ const questionsExample = [
   { title: "How likely are you to recommend us?", type: "rating", required: false },
 ];
 const title = s.string({ min: 1, max: 200, example: "Customer feedback" });
+const botProtection = s.boolean({
+  example: true,
+  description: "Bot protection of public session starts, with no third party: the public read " +
+    "hands out a signed, single-use form token with a proof of work that a session start must " +
+    "solve, no sooner than min_fill_seconds after the read (embed.js does it all). Off by " +
+    "default, so that server-to-server starts keep working with name, email and loaded_at.",
+});
+const minFillSeconds = s.int({
+  min: 0,
+  max: 3600,
+  description: "With bot_protection: the least time between the public read and the session " +
+    "start, as a person takes at least this long to fill in name and e-mail.",
+  example: DEFAULT_MIN_FILL_SECONDS,
+});
 const summaryShape = {
   id: s.uuid(),
   title,
   slug,
   state: s.enumOf(STATES),
   question_count: s.int({ min: 0, example: 2 }),
+  bot_protection: botProtection,
+  min_fill_seconds: minFillSeconds,
   created_at: s.dateTime(),
   updated_at: s.dateTime(),
   published_at: s.nullable(s.dateTime()),
@@ -74,12 +91,14 @@ interface Row {
   slug: string;
   state: State;
   question_count: number;
+  bot_protection: boolean;
+  min_fill_seconds: number;
   created_at: Date;
 }
 
 /** The columns of a questionnaire as the API shows it (JSON writes each Date as ISO 8601). */
-const COLUMNS = frag`id, title, slug, state, question_count, created_at, updated_at,
-  published_at, closed_at`;
+const COLUMNS = frag`id, title, slug, state, question_count, bot_protection, min_fill_seconds,
+  created_at, updated_at, published_at, closed_at`;
 
 /** A slug from the title plus a random suffix, so two forms with one title never collide. */
 function slugFrom(title: string): string {
@@ -156,7 +175,8 @@ export const routes = [
       "slugs are unique across the service (they are public URLs): a taken slug is 409 " +
       "(field slug). Question types: text, email, number, choice (needs at least 2 distinct " +
       "options; answers must be one of them), rating (integer 1 to 5). required defaults to " +
-      "true. Needs editor. Accepts Idempotency-Key.",
+      "true. bot_protection (default false) and min_fill_seconds (default 3) set the bot " +
+      "protection of its public session starts. Needs editor. Accepts Idempotency-Key.",
     auth: user("editor"),
     cors: "credentialed",
     idempotent: true,
@@ -166,11 +186,14 @@ export const routes = [
         title,
         slug: s.optional(slug),
         questions: s.optional(s.array(questionInput, { max: 100 }), []),
+        bot_protection: s.optional(botProtection, false),
+        min_fill_seconds: s.optional(minFillSeconds, DEFAULT_MIN_FILL_SECONDS),
       }, {
         example: {
           title: "Customer feedback",
           slug: "customer-feedback",
           questions: questionsExample,
+          bot_protection: true,
         },
       }),
     ),
@@ -183,9 +206,11 @@ export const routes = [
       return answeredInTransaction(app.db, req, 201, async (tx) => {
         const [row] = await tx<Row>`
           insert into questionnaires
-            (workspace_id, title, slug, question_count, created_at, updated_at)
+            (workspace_id, title, slug, question_count, bot_protection, min_fill_seconds,
+             created_at, updated_at)
           values (${principal.workspaceId}, ${body.title}, ${body.slug ?? slugFrom(body.title)},
-                  ${body.questions.length}, ${now}, ${now})
+                  ${body.questions.length}, ${body.bot_protection}, ${body.min_fill_seconds},
+                  ${now}, ${now})
           on conflict (slug) do nothing
           returning ${COLUMNS}`;
         if (!row) throw conflict("This slug is already taken.", "slug");
@@ -246,8 +271,9 @@ export const routes = [
     path: "/api/v1/questionnaires/{id}",
     tag: "questionnaires",
     summary: "Change a draft",
-    description: "Changes title, slug and/or questions (questions replace the whole list; " +
-      "their ids change). Only a draft can change: otherwise 409 (field state). Needs editor.",
+    description: "Changes title, slug, questions (they replace the whole list; their ids " +
+      "change), bot_protection and/or min_fill_seconds. Only a draft can change: otherwise 409 " +
+      "(field state). Needs editor.",
     auth: user("editor"),
     cors: "credentialed",
     params: idParam,
@@ -257,7 +283,16 @@ export const routes = [
         title: s.optional(title),
         slug: s.optional(slug),
         questions: s.optional(s.array(questionInput, { max: 100 })),
-      }, { example: { title: "Customer feedback 2026", questions: questionsExample } }),
+        bot_protection: s.optional(botProtection),
+        min_fill_seconds: s.optional(minFillSeconds),
+      }, {
+        example: {
+          title: "Customer feedback 2026",
+          questions: questionsExample,
+          bot_protection: true,
+          min_fill_seconds: 5,
+        },
+      }),
     ),
     responses: { 200: { description: "The questionnaire.", schema: questionnaireJson } },
     errors: [409],
@@ -279,7 +314,10 @@ export const routes = [
         const [row] = await tx<Row>`
           update questionnaires
           set title = ${body.title ?? current.title}, slug = ${body.slug ?? current.slug},
-              question_count = ${questions.length}, updated_at = ${app.clock()}
+              question_count = ${questions.length},
+              bot_protection = ${body.bot_protection ?? current.bot_protection},
+              min_fill_seconds = ${body.min_fill_seconds ?? current.min_fill_seconds},
+              updated_at = ${app.clock()}
           where id = ${current.id}
           returning ${COLUMNS}`.catch((err) => {
           if (err?.code === "23505") throw conflict("This slug is already taken.", "slug");

@@ -1512,7 +1512,7 @@ export interface components {
         };
         Error: {
             error: {
-                code: "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "GONE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "DEGRADED" | "UNAVAILABLE";
+                code: "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "GONE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "DEGRADED" | "UNAVAILABLE" | "FORM_TOKEN_REQUIRED" | "FORM_TOKEN_INVALID" | "FORM_TOKEN_EXPIRED" | "PROOF_OF_WORK_INVALID" | "HONEYPOT_FILLED" | "FORM_TOKEN_USED" | "FILLED_TOO_FAST";
                 message: string;
                 field: string | null;
                 trace_id: string;
@@ -1532,6 +1532,13 @@ export interface components {
         ExportRequest: {
             questionnaire_id: string;
             format: "csv" | "ndjson";
+        };
+        FormToken: {
+            token: string;
+            challenge: string;
+            difficulty: number;
+            min_fill_seconds: number;
+            expires_at: string;
         };
         GetEventsResponse: {
             data: components["schemas"]["Event"][];
@@ -1570,6 +1577,8 @@ export interface components {
             title: string;
             slug?: string;
             questions?: components["schemas"]["QuestionInput"][] & unknown;
+            bot_protection?: boolean & unknown;
+            min_fill_seconds?: number & unknown;
         };
         NewToken: {
             id: string;
@@ -1632,6 +1641,7 @@ export interface components {
             title: string;
             slug: string;
             questions: components["schemas"]["Question"][];
+            form_token: components["schemas"]["FormToken"] | null;
         };
         Question: {
             id: number;
@@ -1652,6 +1662,8 @@ export interface components {
             slug: string;
             state: "draft" | "published" | "closed" | "deleted";
             question_count: number;
+            bot_protection: boolean;
+            min_fill_seconds: number;
             created_at: string;
             updated_at: string;
             published_at: string | null;
@@ -1662,6 +1674,8 @@ export interface components {
             title?: string;
             slug?: string;
             questions?: components["schemas"]["QuestionInput"][];
+            bot_protection?: boolean;
+            min_fill_seconds?: number;
         };
         QuestionnaireSummary: {
             id: string;
@@ -1669,6 +1683,8 @@ export interface components {
             slug: string;
             state: "draft" | "published" | "closed" | "deleted";
             question_count: number;
+            bot_protection: boolean;
+            min_fill_seconds: number;
             created_at: string;
             updated_at: string;
             published_at: string | null;
@@ -1728,6 +1744,9 @@ export interface components {
             name: string;
             email: string;
             loaded_at: number;
+            form_token?: string;
+            pow_nonce?: string;
+            honeypot?: string;
         };
         SessionStartedEvent: {
             id: string;

@@ -131,6 +131,82 @@ browserTest(
 );
 
 browserTest(
+  "embed: a visitor completes a bot-protected questionnaire: token, proof of work in a Worker, minimum fill time, honeypot left empty",
+  async () => {
+    const owner = await registerUser(service);
+    const form = await publishedQuestionnaire(service, owner, [
+      { title: "Your comment", type: "text" },
+    ], { bot_protection: true, min_fill_seconds: 2 });
+    const host = Deno.serve(
+      { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+      () =>
+        new Response(
+          `<!doctype html><html><head><meta charset="utf-8"><title>Host</title></head><body>
+<script>
+  // Counts the Workers the page starts and their answers: the proof of work must be solved
+  // off the main thread.
+  window.workersStarted = 0;
+  window.workerAnswers = 0;
+  const RealWorker = window.Worker;
+  window.Worker = function (url) {
+    window.workersStarted++;
+    const worker = new RealWorker(url);
+    worker.addEventListener("message", () => window.workerAnswers++);
+    return worker;
+  };
+</script>
+<script src="${service.url}/embed.js" data-form="${form.slug}"></script></body></html>`,
+          { headers: { "content-type": "text/html; charset=utf-8" } },
+        ),
+    );
+    const browser = await launchChromium();
+    let startedAfterMs = 0;
+    try {
+      const page = await browser.open(`http://127.0.0.1:${host.addr.port}/`);
+      const opened = Date.now();
+      const root = `document.querySelector("[data-onda-form]").shadowRoot`;
+      const q = (selector: string) => `${root}.querySelector(${JSON.stringify(selector)})`;
+      assert.equal(await page.waitFor(`${q("h2")}?.textContent`), "Feedback");
+      // The honeypot is a plain text field, out of sight and out of the tab order.
+      const trap = await page.evaluate<{ left: number; tabIndex: number }>(`(() => {
+        const input = ${q("input[name=website]")};
+        return { left: input.getBoundingClientRect().right, tabIndex: input.tabIndex };
+      })()`);
+      assert.ok(trap.left <= 0, "the honeypot is off screen");
+      assert.equal(trap.tabIndex, -1);
+      // A fast visitor: the start is sent once the minimum fill time has passed, not refused.
+      await page.type(q("input[name=name]"), "Ana Souza");
+      await page.type(q("input[name=email]"), "ana@example.com");
+      await page.click(q("button[data-action=start]"));
+      await page.waitFor(`${q("form")}?.dataset.questionId === "${form.questions[0].id}"`);
+      startedAfterMs = Date.now() - opened;
+      await page.type(q(`input[name=q${form.questions[0].id}]`), "Smooth.");
+      await page.click(q("button[data-action=answer]"));
+      assert.match(await page.waitFor<string>(`${q("[role=status]")}?.textContent`), /Thank you/);
+      assert.deepEqual(await page.evaluate("[window.workersStarted, window.workerAnswers]"), [
+        1,
+        1,
+      ]);
+      assert.deepEqual(
+        page.console.filter((l) => /exception|Content Security Policy|error/i.test(l)),
+        [],
+      );
+    } finally {
+      await browser.close();
+      await host.shutdown();
+    }
+    assert.ok(startedAfterMs >= 2000, `the start waited out the minimum (${startedAfterMs} ms)`);
+    const sessions = await service.db.sql<{ completed_at: Date | null }>`
+      select completed_at from sessions where questionnaire_id = ${form.id}`;
+    assert.equal(sessions.length, 1);
+    assert.ok(sessions[0].completed_at, "the session is complete");
+    const [spent] = await service.db.sql<{ n: number }>`
+      select count(*)::int as n from form_tokens_used`;
+    assert.equal(spent.n, 1, "the start spent its form token");
+  },
+);
+
+browserTest(
   "embed: the /try page renders the questionnaire in a browser under its own CSP",
   async () => {
     const owner = await registerUser(service);
@@ -141,6 +217,29 @@ browserTest(
       const root = `document.querySelector("[data-onda-form]").shadowRoot`;
       assert.equal(await page.waitFor(`${root}?.querySelector("h2")?.textContent`), "Feedback");
       assert.ok(await page.evaluate(`${root}.querySelector("input[name=email]") !== null`));
+      assert.deepEqual(page.console.filter((l) => /exception|Content Security Policy/.test(l)), []);
+    } finally {
+      await browser.close();
+    }
+  },
+);
+
+browserTest(
+  "embed: on the /try page a bot-protected questionnaire starts, its Worker allowed by the CSP",
+  async () => {
+    const owner = await registerUser(service);
+    const form = await publishedQuestionnaire(service, owner, [
+      { title: "Your comment", type: "text" },
+    ], { bot_protection: true, min_fill_seconds: 0 });
+    const browser = await launchChromium();
+    try {
+      const page = await browser.open(`${service.url}/try/${form.slug}`);
+      const root = `document.querySelector("[data-onda-form]").shadowRoot`;
+      const q = (selector: string) => `${root}.querySelector(${JSON.stringify(selector)})`;
+      await page.type(q("input[name=name]"), "Ana Souza");
+      await page.type(q("input[name=email]"), "ana@example.com");
+      await page.click(q("button[data-action=start]"));
+      await page.waitFor(`${q("form")}?.dataset.questionId === "${form.questions[0].id}"`);
       assert.deepEqual(page.console.filter((l) => /exception|Content Security Policy/.test(l)), []);
     } finally {
       await browser.close();

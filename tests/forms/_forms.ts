@@ -101,12 +101,13 @@ export async function createQuestionnaire(
   service: TestService,
   user: TestUser,
   questions: QuestionSpec[] = DEFAULT_QUESTIONS,
-  extra: { title?: string; slug?: string } = {},
+  extra: { title?: string; slug?: string; bot_protection?: boolean; min_fill_seconds?: number } =
+    {},
 ): Promise<TestQuestionnaire> {
   const res = await service.fetch("/api/v1/questionnaires", {
     method: "POST",
     headers: user.headers(),
-    body: JSON.stringify({ title: extra.title ?? "Feedback", slug: extra.slug, questions }),
+    body: JSON.stringify({ ...extra, title: extra.title ?? "Feedback", questions }),
   });
   assert.equal(res.status, 201, await res.clone().text());
   return await body<TestQuestionnaire>(res);
@@ -130,8 +131,9 @@ export async function publishedQuestionnaire(
   service: TestService,
   user: TestUser,
   questions: QuestionSpec[] = DEFAULT_QUESTIONS,
+  extra: { bot_protection?: boolean; min_fill_seconds?: number } = {},
 ): Promise<TestQuestionnaire> {
-  const q = await createQuestionnaire(service, user, questions);
+  const q = await createQuestionnaire(service, user, questions, extra);
   await publishQuestionnaire(service, user, q);
   return q;
 }
