@@ -183,6 +183,9 @@ async function refresh() {
                    (${owner.workspaceId}, ${member.userId}, 'editor')
             on conflict (workspace_id, user_id) do update set role = excluded.role`;
   await sql`delete from login_failures`;
+  // Webhooks the cases created would reach the workspace's limit in a long campaign, and every
+  // later creation would then be refused for that alone.
+  await sql`delete from webhooks where workspace_id = ${owner.workspaceId} and id <> ${world.webhook}`;
   const [state] = await sql<{ published: boolean; draft: boolean; hook: boolean }>`
     select exists (select 1 from questionnaires where id = ${world.questionnaire}
                    and state = 'published') as published,
