@@ -25,6 +25,11 @@ const sessionExample = {
 };
 const ana = { name: "Ana Lima", email: "ana@example.com" };
 const eventId = "The event id (also webhook-id): the same on every retry; deduplicate by it.";
+/** What an erasure (routes/forms/sessions.ts, routes/forms/erasures.ts) means for a receiver. */
+const erasure = " After the workspace erases the session (DELETE of the session, or POST " +
+  "/api/v1/workspace/erasures for its respondent), its events are no longer sent, retried or " +
+  "served by GET /api/v1/events; what was received before is the receiver's copy, and erasing " +
+  "it is the integrator's duty.";
 
 /** An event's documentation; its payload is the envelope of every delivered body around `data`. */
 function event(type: string, summary: string, description: string, payload: {
@@ -104,7 +109,7 @@ export const webhookDocs: WebhookDocs = {
     event(
       "session.started",
       "A session started",
-      "Sent when a visitor starts a session on a published questionnaire.",
+      "Sent when a visitor starts a session on a published questionnaire." + erasure,
       {
         name: "SessionStartedEvent",
         description: `A visitor started a session. id: ${eventId}`,
@@ -117,29 +122,34 @@ export const webhookDocs: WebhookDocs = {
         },
       },
     ),
-    event("answer.submitted", "An answer was submitted", "Sent for every stored answer.", {
-      name: "AnswerSubmittedEvent",
-      description: `A question of a session was answered. id: ${eventId}`,
-      data: s.object({
-        ...sessionData,
-        question_id: s.int({ min: 1 }),
-        answer: s.string({
-          description: "The answer as stored (empty for a skipped optional one).",
+    event(
+      "answer.submitted",
+      "An answer was submitted",
+      "Sent for every stored answer." + erasure,
+      {
+        name: "AnswerSubmittedEvent",
+        description: `A question of a session was answered. id: ${eventId}`,
+        data: s.object({
+          ...sessionData,
+          question_id: s.int({ min: 1 }),
+          answer: s.string({
+            description: "The answer as stored (empty for a skipped optional one).",
+          }),
         }),
-      }),
-      example: {
-        ...sessionExample,
-        sequence: 3,
-        progress: { answered: 2, total: 2 },
-        question_id: 102,
-        answer: "5",
+        example: {
+          ...sessionExample,
+          sequence: 3,
+          progress: { answered: 2, total: 2 },
+          question_id: 102,
+          answer: "5",
+        },
       },
-    }),
+    ),
     event(
       "session.completed",
       "A session completed",
       "Sent once, when the last open question of a session is answered; it follows that " +
-        "answer's answer.submitted (sequence one higher).",
+        "answer's answer.submitted (sequence one higher)." + erasure,
       {
         name: "SessionCompletedEvent",
         description:

@@ -15,7 +15,7 @@ import {
 } from "./responses.ts";
 
 /** SemVer of the document (forms-api.md §9): MAJOR breaking, MINOR additions, PATCH wording. */
-export const SPEC_VERSION = "1.1.1";
+export const SPEC_VERSION = "1.2.0";
 
 /** One event a webhook receives, for the document's webhooks section. */
 export interface WebhookDoc {
