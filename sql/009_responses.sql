@@ -1,6 +1,7 @@
 -- 009_responses: reading and erasing what respondents gave (routes/forms/sessions.ts,
 -- routes/forms/erasures.ts): a respondent's sessions found by address, a session's events found
--- by its id, the record of each erasure, and the erasure itself in one function.
+-- by its id, the record of each erasure, the erasure itself in one function, and the running
+-- tallies that the summary of a questionnaire reads instead of every answer.
 
 -- A respondent's sessions in a workspace, by address compared case-insensitively.
 create index sessions_respondent_idx on sessions (workspace_id, lower(email));
@@ -59,3 +60,120 @@ begin
   return cardinality(v_erased);
 end
 $$;
+
+-- The summary of a questionnaire (GET /api/v1/questionnaires/{id}/summary) without since/until
+-- adds up these tallies instead of reading every answer. They are kept by triggers on answers
+-- and sessions in the transaction of every change, so they are exact whenever it commits: an
+-- answer, a session, a completion, an erasure. Each is split into 16 shards by session id, so
+-- that concurrent answers to one question rarely wait for each other's row (as plan_usage).
+--
+-- value: the answer for choice, number and rating questions; '' for an empty (skipped) answer;
+-- null for a non-empty answer to a text or e-mail question, which is counted, never kept.
+create table answer_tallies (
+  questionnaire_id uuid not null references questionnaires(id) on delete cascade,
+  question_id bigint not null,
+  shard smallint not null,
+  value text,
+  n bigint not null,
+  constraint answer_tallies_key unique nulls not distinct
+    (questionnaire_id, question_id, shard, value)
+);
+
+create table session_tallies (
+  questionnaire_id uuid not null references questionnaires(id) on delete cascade,
+  shard smallint not null,
+  started bigint not null,
+  completed bigint not null,
+  primary key (questionnaire_id, shard)
+);
+
+-- Answers inserted or deleted by one statement, counted in one statement (a bulk insert or an
+-- erasure's cascade costs one update per tally row, not one per answer).
+create function onda_tally_answers() returns trigger language plpgsql as $$
+begin
+  if tg_op = 'INSERT' then
+    insert into answer_tallies as t (questionnaire_id, question_id, shard, value, n)
+    select a.questionnaire_id, a.question_id, (a.session_id % 16)::smallint,
+           case when a.answer <> '' and q.type in ('text', 'email') then null
+                else a.answer end,
+           count(*)
+    from changed_answers a join questions q on q.id = a.question_id
+    group by 1, 2, 3, 4
+    on conflict (questionnaire_id, question_id, shard, value)
+    do update set n = t.n + excluded.n;
+  else
+    update answer_tallies t set n = t.n - d.n
+    from (
+      select a.questionnaire_id, a.question_id, (a.session_id % 16)::smallint as shard,
+             case when a.answer <> '' and q.type in ('text', 'email') then null
+                  else a.answer end as value,
+             count(*) as n
+      from changed_answers a join questions q on q.id = a.question_id
+      group by 1, 2, 3, 4
+    ) d
+    where t.questionnaire_id = d.questionnaire_id and t.question_id = d.question_id
+      and t.shard = d.shard and t.value is not distinct from d.value;
+  end if;
+  return null;
+end
+$$;
+create trigger answers_tally_insert after insert on answers
+  referencing new table as changed_answers
+  for each statement execute function onda_tally_answers();
+create trigger answers_tally_delete after delete on answers
+  referencing old table as changed_answers
+  for each statement execute function onda_tally_answers();
+
+create function onda_tally_sessions() returns trigger language plpgsql as $$
+begin
+  if tg_op = 'INSERT' then
+    insert into session_tallies as t (questionnaire_id, shard, started, completed)
+    select questionnaire_id, (id % 16)::smallint, count(*), count(completed_at)
+    from changed_sessions group by 1, 2
+    on conflict (questionnaire_id, shard)
+    do update set started = t.started + excluded.started,
+                  completed = t.completed + excluded.completed;
+  else
+    update session_tallies t
+    set started = t.started - d.started, completed = t.completed - d.completed
+    from (
+      select questionnaire_id, (id % 16)::smallint as shard, count(*) as started,
+             count(completed_at) as completed
+      from changed_sessions group by 1, 2
+    ) d
+    where t.questionnaire_id = d.questionnaire_id and t.shard = d.shard;
+  end if;
+  return null;
+end
+$$;
+create trigger sessions_tally_insert after insert on sessions
+  referencing new table as changed_sessions
+  for each statement execute function onda_tally_sessions();
+create trigger sessions_tally_delete after delete on sessions
+  referencing old table as changed_sessions
+  for each statement execute function onda_tally_sessions();
+
+-- A completion (the answer that finishes a session sets completed_at): a row trigger whose
+-- condition is checked without running it, so the other answers' updates cost nothing here.
+create function onda_tally_completion() returns trigger language plpgsql as $$
+begin
+  update session_tallies
+  set completed = completed + case when new.completed_at is null then -1 else 1 end
+  where questionnaire_id = new.questionnaire_id and shard = (new.id % 16)::smallint;
+  return null;
+end
+$$;
+create trigger sessions_tally_completion after update on sessions
+  for each row when ((old.completed_at is null) <> (new.completed_at is null))
+  execute function onda_tally_completion();
+
+-- What is there already.
+insert into answer_tallies (questionnaire_id, question_id, shard, value, n)
+select a.questionnaire_id, a.question_id, (a.session_id % 16)::smallint,
+       case when a.answer <> '' and q.type in ('text', 'email') then null else a.answer end,
+       count(*)
+from answers a join questions q on q.id = a.question_id
+group by 1, 2, 3, 4;
+insert into session_tallies (questionnaire_id, shard, started, completed)
+select questionnaire_id, (id % 16)::smallint, count(*), count(completed_at)
+from sessions group by 1, 2;

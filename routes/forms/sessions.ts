@@ -206,14 +206,20 @@ const summaryJson = s.named(
   }),
 );
 
-/** The summary of a questionnaire's answers, every figure aggregated by the database. */
+/**
+ * The summary of a questionnaire's answers, every figure aggregated by the database. Without
+ * since/until it adds up the running tallies (sql/009_responses.sql), which the triggers keep
+ * exact in the transaction of every change; with them, it reads the answers of the sessions
+ * started in the period.
+ */
 async function summarize(sql: Sql, questionnaireId: string, range: { since?: Date; until?: Date }) {
   const within = startedWithin(range);
   const ranged = range.since !== undefined || range.until !== undefined;
-  // One pass over the answers: grouped by question and value for choice, number and rating
-  // questions, by question alone for text and e-mail ones (their values are not summarized).
-  const questions = await sql`
-    with groups as (
+  // Per question, one row per value for choice, number and rating questions, one for the
+  // non-empty answers of a text or e-mail question (value null, not summarized by value), and
+  // one for the skipped ones.
+  const groups = ranged
+    ? frag`
       select a.question_id,
              case when a.answer = '' or qu.type in ('text', 'email') then null
                   else a.answer end as value,
@@ -221,10 +227,18 @@ async function summarize(sql: Sql, questionnaireId: string, range: { since?: Dat
              count(*)::int as n
       from answers a
       join questions qu on qu.id = a.question_id
-      ${ranged ? frag`join sessions s on s.id = a.session_id ${within}` : empty}
+      join sessions s on s.id = a.session_id ${within}
       where a.questionnaire_id = ${questionnaireId} and qu.questionnaire_id = ${questionnaireId}
+      group by 1, 2, 3`
+    : frag`
+      select question_id, nullif(value, '') as value, coalesce(value = '', false) as skipped,
+             sum(n)::int as n
+      from answer_tallies
+      where questionnaire_id = ${questionnaireId}
       group by 1, 2, 3
-    )
+      having sum(n) > 0`;
+  const questions = await sql`
+    with groups as (${groups})
     select qu.id, qu.title, qu.type,
       coalesce((select sum(g.n) from groups g where g.question_id = qu.id and not g.skipped),
                0)::int as answered,
@@ -254,12 +268,16 @@ async function summarize(sql: Sql, questionnaireId: string, range: { since?: Dat
     ) m on true
     where qu.questionnaire_id = ${questionnaireId}
     order by qu.position`;
+  const counts = ranged
+    ? frag`select count(*) as started, count(s.completed_at) as completed from sessions s
+        where s.questionnaire_id = ${questionnaireId} ${within}`
+    : frag`select coalesce(sum(started), 0) as started, coalesce(sum(completed), 0) as completed
+        from session_tallies where questionnaire_id = ${questionnaireId}`;
   const [sessions] = await sql<{ started: number; completed: number; completion_rate: number }>`
-    select count(*)::int as started, count(s.completed_at)::int as completed,
-           case when count(*) = 0 then null
-                else count(s.completed_at)::float8 / count(*) end as completion_rate
-    from sessions s
-    where s.questionnaire_id = ${questionnaireId} ${within}`;
+    select started::int, completed::int,
+           case when started = 0 then null else completed::float8 / started end
+             as completion_rate
+    from (${counts}) c`;
   return {
     questionnaire_id: questionnaireId,
     since: range.since ?? null,

@@ -417,6 +417,50 @@ test("summary: a number question with many distinct values gives no per-value co
   assert.deepEqual([q.answered, q.min, q.max, q.mean, q.values], [30, 1, 30, 15.5, null]);
 });
 
+test("summary: the running tallies agree with the answers after answers, completions and erasures", async () => {
+  const owner = await registerUser(service);
+  const form = await publishedQuestionnaire(service, owner, [
+    { title: "Plan", type: "choice", options: ["free", "pro"] },
+    { title: "Score", type: "rating" },
+    { title: "Note", type: "text", required: false },
+    { title: "Size", type: "number", required: false },
+  ]);
+  const ids: number[] = [];
+  for (let i = 0; i < 12; i++) {
+    const id = await startSession(service, form.slug, sessionBody({ email: `t${i}@example.com` }));
+    ids.push(id);
+    const texts = [i % 3 ? "free" : "pro", String(1 + (i % 5)), i % 4 ? `note ${i}` : "", `${i}`];
+    // Every third session stops after two answers; the others complete.
+    for (const [k, q] of form.questions.entries()) {
+      if (i % 3 === 2 && k >= 2) break;
+      const res = await answer(service, form.slug, id, q.id, texts[k]);
+      assert.equal(res.status, 201);
+      await res.body?.cancel();
+    }
+  }
+  const base = `/api/v1/questionnaires/${form.id}`;
+  for (const id of ids.slice(0, 3)) {
+    const res = await service.fetch(`${base}/sessions/${id}`, {
+      method: "DELETE",
+      headers: owner.headers(),
+    });
+    assert.equal(res.status, 204);
+  }
+  const erased = await service.fetch("/api/v1/workspace/erasures", {
+    method: "POST",
+    headers: owner.headers(),
+    body: JSON.stringify({ email: "t5@example.com" }),
+  });
+  assert.equal(erased.status, 200);
+  await erased.body?.cancel();
+  const tallied = (await get(owner, `${base}/summary`)).body;
+  const counted = (await get(owner, `${base}/summary?since=2000-01-01T00:00:00Z`)).body;
+  assert.deepEqual({ ...counted, since: null }, tallied);
+  // deno-lint-ignore no-explicit-any
+  const sessions = tallied.sessions as any;
+  assert.deepEqual([sessions.started, sessions.completed], [8, 6]);
+});
+
 test("sessions: close the service", async () => {
   await service.close();
 });
