@@ -67,7 +67,11 @@ export async function run(args: string[]) {
     const login = await fetch(`${service.url}/api/v1/auth/${reuse ? "login" : "register"}`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ email: "bench@example.com", password: "bench-pass-123", name: "B" }),
+      body: JSON.stringify({
+        email: "bench@example.com",
+        password: "bench-pass-123",
+        ...(reuse ? {} : { name: "Bench" }),
+      }),
     });
     const cookie = /service_token=[^;]+/.exec(login.headers.get("set-cookie")!)![0];
     const workspaceId = (await login.json()).workspaces[0].id;

@@ -34,7 +34,8 @@ create function onda_erase_sessions(p_workspace uuid, p_sessions bigint[])
 returns integer language plpgsql as $$
 declare
   v_erased text[];
-  v_events uuid[];
+  v_session text;
+  v_events uuid[] := '{}';
 begin
   -- The webhook fan-out's turn (lib/webhooks/feed.ts), held to the commit: a fan-out under way
   -- commits its deliveries before the statements below read them, and a later one finds the
@@ -48,15 +49,20 @@ begin
   if cardinality(v_erased) = 0 then
     return 0;
   end if;
-  with gone as (
-    delete from outbox_events
-    where workspace_id = p_workspace and data ? 'session_id'
-      and (data->>'session_id') = any(v_erased)
-    returning id
-  )
-  select coalesce(array_agg(id), '{}') into v_events from gone;
-  delete from webhook_deliveries d using webhooks h
-  where h.workspace_id = p_workspace and d.webhook_id = h.id and d.event_id = any(v_events);
+  -- One statement per session: each finds its events by the index whatever the plan, where one
+  -- statement for all of them may be planned (once, for any list) to read every event.
+  foreach v_session in array v_erased loop
+    with gone as (
+      delete from outbox_events
+      where workspace_id = p_workspace and data ? 'session_id'
+        and (data->>'session_id') = v_session
+      returning id
+    )
+    select v_events || coalesce(array_agg(id), '{}') into v_events from gone;
+  end loop;
+  delete from webhook_deliveries
+  where webhook_id = any(array(select id from webhooks where workspace_id = p_workspace))
+    and event_id = any(v_events);
   return cardinality(v_erased);
 end
 $$;
