@@ -169,6 +169,10 @@ async function load(
     }
   }));
   const sorted = latencies.sort((a, b) => a - b);
+  if (!sorted.length) {
+    console.log(`  ${label}: no request started after the warm-up finished within ${seconds} s`);
+    return;
+  }
   console.log(
     `  ${label}: ${(sorted.length / seconds).toFixed(0)} req/s; p50 ` +
       `${percentile(sorted, 0.5).toFixed(1)} ms, p99 ${percentile(sorted, 0.99).toFixed(1)} ms; ` +
