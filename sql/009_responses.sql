@@ -93,71 +93,73 @@ create table session_tallies (
   primary key (questionnaire_id, shard)
 );
 
--- Answers inserted or deleted by one statement, counted in one statement (a bulk insert or an
--- erasure's cascade costs one update per tally row, not one per answer).
-create function onda_tally_answers() returns trigger language plpgsql as $$
+-- One answer: counted by a row trigger, which costs the answer path much less than a statement
+-- trigger with a transition table. Its question's type decides whether the value is kept.
+create function onda_tally_answer() returns trigger language plpgsql as $$
 begin
-  if tg_op = 'INSERT' then
-    insert into answer_tallies as t (questionnaire_id, question_id, shard, value, n)
-    select a.questionnaire_id, a.question_id, (a.session_id % 16)::smallint,
-           case when a.answer <> '' and q.type in ('text', 'email') then null
-                else a.answer end,
-           count(*)
-    from changed_answers a join questions q on q.id = a.question_id
-    group by 1, 2, 3, 4
-    on conflict (questionnaire_id, question_id, shard, value)
-    do update set n = t.n + excluded.n;
-  else
-    update answer_tallies t set n = t.n - d.n
-    from (
-      select a.questionnaire_id, a.question_id, (a.session_id % 16)::smallint as shard,
-             case when a.answer <> '' and q.type in ('text', 'email') then null
-                  else a.answer end as value,
-             count(*) as n
-      from changed_answers a join questions q on q.id = a.question_id
-      group by 1, 2, 3, 4
-    ) d
-    where t.questionnaire_id = d.questionnaire_id and t.question_id = d.question_id
-      and t.shard = d.shard and t.value is not distinct from d.value;
-  end if;
+  insert into answer_tallies as t (questionnaire_id, question_id, shard, value, n)
+  select new.questionnaire_id, new.question_id, (new.session_id % 16)::smallint,
+         case when new.answer <> '' and q.type in ('text', 'email') then null
+              else new.answer end,
+         1
+  from questions q where q.id = new.question_id
+  on conflict (questionnaire_id, question_id, shard, value) do update set n = t.n + 1;
   return null;
 end
 $$;
 create trigger answers_tally_insert after insert on answers
-  referencing new table as changed_answers
-  for each statement execute function onda_tally_answers();
-create trigger answers_tally_delete after delete on answers
-  referencing old table as changed_answers
-  for each statement execute function onda_tally_answers();
+  for each row execute function onda_tally_answer();
 
-create function onda_tally_sessions() returns trigger language plpgsql as $$
+-- Answers deleted by one statement (an erasure's cascade), counted off in one statement.
+create function onda_untally_answers() returns trigger language plpgsql as $$
 begin
-  if tg_op = 'INSERT' then
-    insert into session_tallies as t (questionnaire_id, shard, started, completed)
-    select questionnaire_id, (id % 16)::smallint, count(*), count(completed_at)
-    from changed_sessions group by 1, 2
-    on conflict (questionnaire_id, shard)
-    do update set started = t.started + excluded.started,
-                  completed = t.completed + excluded.completed;
-  else
-    update session_tallies t
-    set started = t.started - d.started, completed = t.completed - d.completed
-    from (
-      select questionnaire_id, (id % 16)::smallint as shard, count(*) as started,
-             count(completed_at) as completed
-      from changed_sessions group by 1, 2
-    ) d
-    where t.questionnaire_id = d.questionnaire_id and t.shard = d.shard;
-  end if;
+  update answer_tallies t set n = t.n - d.n
+  from (
+    select a.questionnaire_id, a.question_id, (a.session_id % 16)::smallint as shard,
+           case when a.answer <> '' and q.type in ('text', 'email') then null
+                else a.answer end as value,
+           count(*) as n
+    from gone_answers a join questions q on q.id = a.question_id
+    group by 1, 2, 3, 4
+  ) d
+  where t.questionnaire_id = d.questionnaire_id and t.question_id = d.question_id
+    and t.shard = d.shard and t.value is not distinct from d.value;
+  return null;
+end
+$$;
+create trigger answers_tally_delete after delete on answers
+  referencing old table as gone_answers
+  for each statement execute function onda_untally_answers();
+
+create function onda_tally_session() returns trigger language plpgsql as $$
+begin
+  insert into session_tallies as t (questionnaire_id, shard, started, completed)
+  values (new.questionnaire_id, (new.id % 16)::smallint, 1,
+          case when new.completed_at is null then 0 else 1 end)
+  on conflict (questionnaire_id, shard)
+  do update set started = t.started + 1, completed = t.completed + excluded.completed;
   return null;
 end
 $$;
 create trigger sessions_tally_insert after insert on sessions
-  referencing new table as changed_sessions
-  for each statement execute function onda_tally_sessions();
+  for each row execute function onda_tally_session();
+
+create function onda_untally_sessions() returns trigger language plpgsql as $$
+begin
+  update session_tallies t
+  set started = t.started - d.started, completed = t.completed - d.completed
+  from (
+    select questionnaire_id, (id % 16)::smallint as shard, count(*) as started,
+           count(completed_at) as completed
+    from gone_sessions group by 1, 2
+  ) d
+  where t.questionnaire_id = d.questionnaire_id and t.shard = d.shard;
+  return null;
+end
+$$;
 create trigger sessions_tally_delete after delete on sessions
-  referencing old table as changed_sessions
-  for each statement execute function onda_tally_sessions();
+  referencing old table as gone_sessions
+  for each statement execute function onda_untally_sessions();
 
 -- A completion (the answer that finishes a session sets completed_at): a row trigger whose
 -- condition is checked without running it, so the other answers' updates cost nothing here.
