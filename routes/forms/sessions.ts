@@ -128,8 +128,10 @@ async function afterCursor(app: FormsApp, scope: CursorScope, cursor: string | u
   const [at, id] = key;
   if (
     key.length !== 2 || typeof at !== "string" || !STARTED_KEY.test(at) ||
-    Number.isNaN(Date.parse(at)) || typeof id !== "number" || !Number.isSafeInteger(id) ||
-    id < 1
+    Number.isNaN(Date.parse(at)) ||
+    // A day the month lacks parses (rolled over) here but fails in the database.
+    new Date(at).toISOString().slice(0, 23) !== at.slice(0, 23) ||
+    typeof id !== "number" || !Number.isSafeInteger(id) || id < 1
   ) {
     throw badCursor();
   }

@@ -14,6 +14,7 @@ import {
   type TestUser,
 } from "./_forms.ts";
 import { addMember } from "./_workspace.ts";
+import { encodeCursor } from "../../lib/http/cursor.ts";
 
 const service = await startTestService({
   env: { RATE_LIMIT_PUBLIC_PER_MINUTE: "1000000", RATE_LIMIT_USER_PER_MINUTE: "1000000" },
@@ -268,6 +269,31 @@ test("sessions: state and since/until filter the list, and a cursor is bound to 
   } finally {
     service.clock.set(new Date());
   }
+  // Signed by the service but holding a key no page gave (a day February lacks, a negative id).
+  const scope = {
+    list: "sessions",
+    filter: {
+      workspace: owner.workspaceId,
+      questionnaire: form.id,
+      state: null,
+      since: null,
+      until: null,
+    },
+  };
+  for (const key of [["2026-02-30T00:00:00.000000Z", 5], ["2026-02-01T00:00:00.000000Z", -5]]) {
+    const forged = await encodeCursor(service.app, scope, key);
+    const res = await get(
+      owner,
+      `/api/v1/questionnaires/${form.id}/sessions?cursor=${encodeURIComponent(forged)}`,
+    );
+    assert.equal(res.status, 400, JSON.stringify(key));
+  }
+  const signed = await encodeCursor(service.app, scope, ["2026-01-10T00:00:20.000000Z", ids[19]]);
+  const rest = await get(
+    owner,
+    `/api/v1/questionnaires/${form.id}/sessions?limit=100&cursor=${encodeURIComponent(signed)}`,
+  );
+  assert.equal((rest.body.data as Session[]).length, 19, "a well-formed key pages on");
   for (const query of ["state=done", `since=${until}&until=${since}`, "since=yesterday"]) {
     const bad = await get(owner, `/api/v1/questionnaires/${form.id}/sessions?${query}`);
     assert.equal(bad.status, 400, query);
