@@ -315,7 +315,6 @@ export const routes = [
     responses: { 200: { description: "A page.", schema: listEnvelope(sessionJson) } },
     handler: async ({ app, params, principal, query }) => {
       const within = startedWithin(query);
-      await ownQuestionnaire(app.db.sql, principal, params.id);
       const scope = {
         list: "sessions",
         filter: {
@@ -332,12 +331,21 @@ export const routes = [
         : query.state === "started"
         ? frag`and s.completed_at is null`
         : empty;
-      const rows = await app.db.sql<SessionRow>`
+      // Without a period one plan serves every page: kept, it is not made again per request.
+      const sql = query.since || query.until ? app.db.sql : app.db.keptPlans;
+      // The questionnaire's check rides along (evaluated once); only an empty page asks which
+      // it is: none of the workspace's (404) or no session.
+      const rows = await sql<SessionRow>`
         select ${SESSION_COLUMNS} from sessions s
         where s.questionnaire_id = ${params.id} and s.workspace_id = ${principal.workspaceId}
+          and exists (
+            select 1 from questionnaires
+            where id = ${params.id} and workspace_id = ${principal.workspaceId}
+              and state <> 'deleted')
           ${state} ${within} ${after}
         order by s.started_at desc, s.id desc
         limit ${query.limit + 1}`;
+      if (!rows.length) await ownQuestionnaire(app.db.sql, principal, params.id);
       const hasMore = rows.length > query.limit;
       const shown = hasMore ? rows.slice(0, query.limit) : rows;
       const last = shown[shown.length - 1];
