@@ -331,11 +331,9 @@ export const routes = [
         : query.state === "started"
         ? frag`and s.completed_at is null`
         : empty;
-      // Without a period one plan serves every page: kept, it is not made again per request.
-      const sql = query.since || query.until ? app.db.sql : app.db.keptPlans;
       // The questionnaire's check rides along (evaluated once); only an empty page asks which
       // it is: none of the workspace's (404) or no session.
-      const rows = await sql<SessionRow>`
+      const rows = await app.db.sql<SessionRow>`
         select ${SESSION_COLUMNS} from sessions s
         where s.questionnaire_id = ${params.id} and s.workspace_id = ${principal.workspaceId}
           and exists (
