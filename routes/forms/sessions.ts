@@ -422,8 +422,9 @@ export const routes = [
       `mean and the count of each value (rating always, number when at most ${FEW_VALUES} ` +
       "distinct values were given). Overall: sessions started, completed and the completion " +
       "rate. since (inclusive) and until (exclusive) bound the sessions' start time; answers " +
-      "count with their session. Exact: computed by the database over every answer, nothing " +
-      "sampled or cached. Another workspace's or a deleted questionnaire: 404. Needs viewer.",
+      "count with their session. Exact, nothing sampled: without since/until the database adds " +
+      "up counts it keeps in the transaction of every answer, session and erasure (fast at " +
+      "any size); with them it reads the answers of the period (time grows with it). Another workspace's or a deleted questionnaire: 404. Needs viewer.",
     auth: user("viewer"),
     cors: "credentialed",
     params: questionnaireParam,
