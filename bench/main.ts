@@ -1,5 +1,5 @@
 // `deno task bench <name>`: runs bench/<name>.ts, which prints its figures.
-const BENCHES = ["ads", "forms", "webhooks", "export", "startup", "campaign", "bots"];
+const BENCHES = ["ads", "forms", "webhooks", "export", "startup", "campaign", "bots", "responses"];
 
 const name = Deno.args[0];
 if (!name || !BENCHES.includes(name)) {

@@ -15,6 +15,8 @@ import { routes as publicForms } from "./forms/public.ts";
 import { routes as embed } from "./forms/embed.ts";
 import { routes as billing } from "./forms/billing.ts";
 import { routes as exports } from "./forms/exports.ts";
+import { routes as sessions } from "./forms/sessions.ts";
+import { routes as erasures } from "./forms/erasures.ts";
 import { routes as webhooks } from "./webhooks/webhooks.ts";
 import { routes as events } from "./webhooks/events.ts";
 
@@ -34,6 +36,8 @@ export const allRoutes: Route[] = [
   ...embed,
   ...billing,
   ...exports,
+  ...sessions,
+  ...erasures,
   ...webhooks,
   ...events,
 ];

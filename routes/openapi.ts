@@ -18,10 +18,15 @@ export const TAGS: Record<string, string> = {
     "deleted (soft). Lists use the list envelope with an opaque cursor (encrypted and signed).",
   public: "What visitors of a published questionnaire call: no credentials, any origin " +
     "(Access-Control-Allow-Origin: *), 120 requests per minute per client address.",
+  responses: "What respondents gave: a questionnaire's sessions with their answers, a " +
+    "summary of the answers, and erasure of a session or of one respondent's data.",
   exports: "Exports of a questionnaire's sessions and answers, as CSV or NDJSON, streamed.",
   billing: "Checkouts for the paid plans (owner only).",
   webhooks: "Webhooks of the workspace, their delivery logs and the signing secret. What a " +
-    "receiver gets is under the document's webhooks.",
+    "receiver gets is under the document's webhooks. After an erasure (DELETE of a session, " +
+    "POST /api/v1/workspace/erasures) no event of the erased sessions is sent any more and " +
+    "their deliveries leave the delivery log; what a receiver already got is its copy, for " +
+    "the integrator to erase.",
   events: "The workspace's event log: the bodies webhooks deliver, oldest first.",
   embed: "The embed script, and a page that shows it working.",
   service: "Liveness, this document and its reference page (/docs).",

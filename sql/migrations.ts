@@ -8,6 +8,7 @@ import m005 from "./005_rate_limit_lock.sql" with { type: "text" };
 import m006 from "./006_reserved.sql" with { type: "text" };
 import m007 from "./007_invitations.sql" with { type: "text" };
 import m008 from "./008_bot_protection.sql" with { type: "text" };
+import m009 from "./009_responses.sql" with { type: "text" };
 
 export const migrations: { name: string; text: string }[] = [
   { name: "001_core.sql", text: m001 },
@@ -18,4 +19,5 @@ export const migrations: { name: string; text: string }[] = [
   { name: "006_reserved.sql", text: m006 },
   { name: "007_invitations.sql", text: m007 },
   { name: "008_bot_protection.sql", text: m008 },
+  { name: "009_responses.sql", text: m009 },
 ];

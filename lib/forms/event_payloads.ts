@@ -25,6 +25,11 @@ const sessionExample = {
 };
 const ana = { name: "Ana Lima", email: "ana@example.com" };
 const eventId = "The event id (also webhook-id): the same on every retry; deduplicate by it.";
+/** What an erasure (routes/forms/sessions.ts, routes/forms/erasures.ts) means for a receiver. */
+const erasure = " After the workspace erases the session (DELETE of the session, or POST " +
+  "/api/v1/workspace/erasures for its respondent), its events are no longer sent, retried or " +
+  "served by GET /api/v1/events; what was received before is the receiver's copy, and erasing " +
+  "it is the integrator's duty.";
 
 /** An event's documentation; its payload is the envelope of every delivered body around `data`. */
 function event(type: string, summary: string, description: string, payload: {
@@ -66,7 +71,7 @@ function header(name: string, description: string, schema: s.Schema<unknown>) {
 const sessionStarted = event(
   "session.started",
   "A session started",
-  "Sent when a visitor starts a session on a published questionnaire.",
+  "Sent when a visitor starts a session on a published questionnaire." + erasure,
   {
     name: "SessionStartedEvent",
     description: `A visitor started a session. id: ${eventId}`,
@@ -83,7 +88,7 @@ const sessionStarted = event(
 const answerSubmitted = event(
   "answer.submitted",
   "An answer was submitted",
-  "Sent for every stored answer.",
+  "Sent for every stored answer." + erasure,
   {
     name: "AnswerSubmittedEvent",
     description: `A question of a session was answered. id: ${eventId}`,
@@ -108,7 +113,7 @@ const sessionCompleted = event(
   "session.completed",
   "A session completed",
   "Sent once, when the last open question of a session is answered; it follows that " +
-    "answer's answer.submitted (sequence one higher).",
+    "answer's answer.submitted (sequence one higher)." + erasure,
   {
     name: "SessionCompletedEvent",
     description: `Every question of a session is answered; sent once per session. id: ${eventId}`,
