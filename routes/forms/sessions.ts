@@ -145,8 +145,10 @@ const sessionParams = {
   sessionId: s.int({ min: 1, max: MAX_SESSION_ID, example: SESSION_ID_EXAMPLE }),
 };
 const rangeQuery = {
-  since: s.optional(s.dateTime("Sessions started at or after this instant.")),
-  until: s.optional(s.dateTime("Sessions started before this instant.")),
+  since: s.optional(
+    s.dateTime("Sessions started at or after this instant.", "2026-11-13T00:00:00Z"),
+  ),
+  until: s.optional(s.dateTime("Sessions started before this instant.", "2026-11-20T00:00:00Z")),
 };
 
 const countSchema = s.int({ min: 0, example: 12 });
