@@ -32,19 +32,9 @@ export function nginxConfig(
   upstreams: string[],
   keepForwardedFor = false,
 ): string {
-  return `worker_processes 1;
-daemon off;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  client_body_temp_path ${dir}/body;
-  proxy_temp_path ${dir}/proxy;
-  fastcgi_temp_path ${dir}/fastcgi;
-  uwsgi_temp_path ${dir}/uwsgi;
-  scgi_temp_path ${dir}/scgi;
-  upstream onda {
+  return nginxMain(
+    dir,
+    `  upstream onda {
 ${upstreams.map((u) => `    server ${u};`).join("\n")}
     keepalive 64;
   }
@@ -58,11 +48,30 @@ ${upstreams.map((u) => `    server ${u};`).join("\n")}
       proxy_set_header Connection "";
       proxy_set_header Host $http_host;
       proxy_set_header X-Forwarded-For ${
-    keepForwardedFor ? "$http_x_forwarded_for" : "$remote_addr"
-  };
+      keepForwardedFor ? "$http_x_forwarded_for" : "$remote_addr"
+    };
       proxy_set_header X-Forwarded-Proto $scheme;
     }
-  }
+  }`,
+  );
+}
+
+/** A main context as Debian's nginx.conf has, with room for floods, around `http`'s body. */
+export function nginxMain(dir: string, http: string): string {
+  return `worker_processes 1;
+daemon off;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+worker_rlimit_nofile 8192;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  client_body_temp_path ${dir}/body;
+  proxy_temp_path ${dir}/proxy;
+  fastcgi_temp_path ${dir}/fastcgi;
+  uwsgi_temp_path ${dir}/uwsgi;
+  scgi_temp_path ${dir}/scgi;
+${http}
 }
 `;
 }

@@ -7,7 +7,7 @@
 
 import assert from "node:assert/strict";
 import { startTestService } from "../_server.ts";
-import { NGINX, startNginx } from "../_balancer.ts";
+import { NGINX, nginxMain, startNginx } from "../_balancer.ts";
 import { connectRaw, cutPost, type RawOutcome, readUntilClosed, send } from "../_raw_http.ts";
 import { registerUser } from "../forms/_forms.ts";
 
@@ -71,23 +71,7 @@ Deno.test({
         site = replaced(site, "listen 443 ssl;", `listen 127.0.0.1:${port} ssl;`);
         site = replaced(site, "/etc/ssl/onda/fullchain.pem", `${certDir}/cert.pem`);
         site = replaced(site, "/etc/ssl/onda/privkey.pem", `${certDir}/key.pem`);
-        // The main context a Debian nginx.conf has, with room for the flood.
-        return `worker_processes 1;
-daemon off;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-worker_rlimit_nofile 8192;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  client_body_temp_path ${dir}/body;
-  proxy_temp_path ${dir}/proxy;
-  fastcgi_temp_path ${dir}/fastcgi;
-  uwsgi_temp_path ${dir}/uwsgi;
-  scgi_temp_path ${dir}/scgi;
-${site}
-}
-`;
+        return nginxMain(dir, site);
       });
       const target = { hostname: "localhost", port: proxy.port, caCert };
       const base = `https://localhost:${proxy.port}`;
