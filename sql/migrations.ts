@@ -5,6 +5,7 @@ import m002 from "./002_ads.sql" with { type: "text" };
 import m003 from "./003_forms.sql" with { type: "text" };
 import m004 from "./004_webhooks.sql" with { type: "text" };
 import m005 from "./005_rate_limit_lock.sql" with { type: "text" };
+import m006 from "./006_ads_blocks.sql" with { type: "text" };
 
 export const migrations: { name: string; text: string }[] = [
   { name: "001_core.sql", text: m001 },
@@ -12,4 +13,5 @@ export const migrations: { name: string; text: string }[] = [
   { name: "003_forms.sql", text: m003 },
   { name: "004_webhooks.sql", text: m004 },
   { name: "005_rate_limit_lock.sql", text: m005 },
+  { name: "006_ads_blocks.sql", text: m006 },
 ];
