@@ -17,6 +17,7 @@ export function createAdsCache(maxBytes: number) {
   // A Map iterates in insertion order: an entry used is moved to the end, the first is the oldest.
   const entries = new Map<string, Entry>();
   let held = 0;
+  let evictions = 0;
   const drop = (key: string) => {
     const entry = entries.get(key);
     if (!entry) return;
@@ -33,15 +34,17 @@ export function createAdsCache(maxBytes: number) {
     },
     set(key: string, value: unknown, bytes: number): void {
       drop(key);
-      if (bytes > maxBytes) return;
+      if (bytes > maxBytes) return void evictions++;
       entries.set(key, { value, bytes });
       held += bytes;
       for (const oldest of entries.keys()) {
         if (held <= maxBytes) break;
         drop(oldest);
+        evictions++;
       }
     },
-    /** The bytes held now (never more than the bound). */
+    /** The bytes held now (never more than the bound), and how many entries were let go so far. */
     held: () => held,
+    evictions: () => evictions,
   };
 }
