@@ -1,5 +1,5 @@
 // `deno task bench <name>`: runs bench/<name>.ts, which prints its figures.
-const BENCHES = ["ads", "forms", "webhooks", "export", "startup"];
+const BENCHES = ["ads", "ads_start", "forms", "webhooks", "export", "startup"];
 
 const name = Deno.args[0];
 if (!name || !BENCHES.includes(name)) {
