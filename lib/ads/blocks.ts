@@ -169,11 +169,16 @@ interface Kept<T> {
   block: T;
 }
 
+/** How many grants' views of a cell block lib/ads/figures.ts keeps beside it, at most. */
+export const CELL_VIEWS_KEPT = 8;
+
+/** A block's bytes, with room for the views of it kept beside it (a cell block's). */
 function bytesOf(block: CellBlock | RecordBlock | CaptureBlock): number {
-  return Object.values(block).reduce(
+  const arrays = Object.values(block).reduce(
     (n, a: ArrayLike<number> & { byteLength: number }) => n + a.byteLength,
     200,
   );
+  return "runStart" in block ? arrays + CELL_VIEWS_KEPT * (1000 + 24 * block.sets.length) : arrays;
 }
 
 /**

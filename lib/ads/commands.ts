@@ -1,6 +1,5 @@
 // Admin commands of the ads API (contract.md §4): accounts, grants, keys, import, approval.
 
-import type { Db } from "../db/db.ts";
 import { approveSnapshot, importSnapshot } from "./import.ts";
 import { SCOPE_ID } from "./params.ts";
 import { generateKey, type Permission, PERMISSIONS } from "./apikey.ts";

@@ -4,7 +4,14 @@
 
 import type { Sql } from "../db/db.ts";
 import type { AdsCache } from "./cache.ts";
-import { type CellBlock, monthOf, monthStartMs, readBlocks, type RecordBlock } from "./blocks.ts";
+import {
+  CELL_VIEWS_KEPT,
+  type CellBlock,
+  monthOf,
+  monthStartMs,
+  readBlocks,
+  type RecordBlock,
+} from "./blocks.ts";
 import { DAY_MS, type Period } from "./period.ts";
 import type { Scope } from "./scope.ts";
 
@@ -48,7 +55,6 @@ interface Seen {
 
 /** Per block, the last few grants' views of it: kept as long as the block is. */
 const seenByBlock = new WeakMap<CellBlock, Map<string, Seen>>();
-const SEEN_PER_BLOCK = 8;
 
 function seenOf(block: CellBlock, firstDay: number, r: ReadAt): Seen {
   const key = `${r.scope.accountId}|${r.scope.grantVersion}|${r.scope.brandId ?? ""}`;
@@ -68,7 +74,7 @@ function seenOf(block: CellBlock, firstDay: number, r: ReadAt): Seen {
       for (let f = 0; f < 3; f++) seen.days[at + f] += cum[3 * (j + 1) + f] - cum[3 * j + f];
     }
   }
-  if (views.size >= SEEN_PER_BLOCK) views.delete(views.keys().next().value!);
+  if (views.size >= CELL_VIEWS_KEPT) views.delete(views.keys().next().value!);
   views.set(key, seen);
   return seen;
 }

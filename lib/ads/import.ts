@@ -3,7 +3,7 @@
 
 import { SCOPE_ID } from "./params.ts";
 import { tupleWriter } from "../db/copy_binary.ts";
-import { type Db, frag, type Fragment, type Sql } from "../db/db.ts";
+import type { Db, Sql } from "../db/db.ts";
 import { type Instant, microsBetween, parseInstant } from "./iso_instant.ts";
 
 /**

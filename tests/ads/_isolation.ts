@@ -16,7 +16,7 @@ import {
   type Occ,
   seeded,
 } from "./_fixture.ts";
-import { body, startTestService, test, type TestService } from "../_server.ts";
+import { body, startTestService, test } from "../_server.ts";
 import type { AdsApp } from "../../lib/ads/wing.ts";
 
 const SEED = Number(Deno.env.get("ADS_ISOLATION_SEED") ?? 20261122);
