@@ -48,6 +48,8 @@ create table ads_snapshot_names (
   name text not null,
   primary key (kind, id, snapshot_seq)
 );
+-- An approval reads its snapshot's names; an import, those of snapshots not approved yet.
+create index ads_snapshot_names_snapshot on ads_snapshot_names (snapshot_seq, kind);
 insert into ads_snapshot_names (kind, id, snapshot_seq, name)
 select 'station', id, 0, name from ads_stations
 union all

@@ -3,7 +3,7 @@
 
 import { SCOPE_ID } from "./params.ts";
 import { tupleWriter } from "../db/copy_binary.ts";
-import type { Db, Sql } from "../db/db.ts";
+import { type Db, frag, type Sql } from "../db/db.ts";
 import { type Instant, microsBetween, parseInstant } from "./iso_instant.ts";
 
 /**
@@ -193,11 +193,16 @@ export async function importSnapshot(
     const [{ seq }] = await tx<{ seq: number }>`
       insert into ads_snapshots (id, exported_at) values (${snapshotId}, ${new Date(exportedAt)})
       returning seq`;
-    // Defined by any earlier import, approved or not: only serving waits for an approval.
-    const ids = async (kind: string) =>
+    // Defined by any earlier import, approved or not: only serving waits for an approval. The
+    // names of approved snapshots are all served; those of others are read by their snapshot.
+    const ids = async (kind: "station" | "brand") =>
       new Set(
         (await tx<{ id: string }>`
-          select distinct id from ads_snapshot_names where kind = ${kind}`).map((r) => r.id),
+          select id from ${kind === "station" ? frag`ads_stations` : frag`ads_brands`}
+          union
+          select n.id from ads_snapshots s
+            join ads_snapshot_names n on n.snapshot_seq = s.seq and n.kind = ${kind}
+           where s.approved_at is null`).map((r) => r.id),
       );
     const known = { seq, stations: await ids("station"), brands: await ids("brand") };
     // Station and brand lines wait here until the end, when their names are upserted.
