@@ -108,21 +108,29 @@ create function ads_day_of(t timestamptz) returns integer language sql immutable
 $$;
 
 -- The packing of one snapshot, run by its approval. The planner's estimate of one snapshot's
--- rows is that of an average snapshot, which after one large import is most of the table: scans
--- are turned off so the block range indexes are used and the cost follows the snapshot alone.
-create function ads_pack_snapshot(seq integer) returns void language plpgsql
-set enable_seqscan = off as $$
+-- rows is that of an average snapshot, which after one large import is most of the table: the
+-- snapshot's rows are read with scans turned off, so that the block range indexes are used and
+-- the cost follows the snapshot alone; what follows reads only them.
+create function ads_pack_snapshot(seq integer) returns void language plpgsql as $$
+declare scans text := current_setting('enable_seqscan');
 begin
+  perform set_config('enable_seqscan', 'off', true);
+  create temp table ads_pack_own on commit drop as
+  select station_id, ad_started_at, brand_ids, duration_ms,
+         duration_precision = 'human_confirmed' as human
+    from ads_occurrences where snapshot_seq = seq and review_state = 'confirmed';
+  create temp table ads_pack_captures on commit drop as
+  select station_id, started_at, ended_at from ads_captures where snapshot_seq = seq;
+  perform set_config('enable_seqscan', scans, true);
+  analyze ads_pack_own;
+
   insert into ads_brand_sets (brand_ids)
-  select distinct brand_ids from ads_occurrences
-   where snapshot_seq = seq and review_state = 'confirmed'
+  select distinct brand_ids from ads_pack_own
   on conflict (brand_ids) do nothing;
 
   create temp table ads_pack_rows on commit drop as
-  select o.station_id, o.ad_started_at, b.id as brand_set,
-         o.duration_ms, o.duration_precision = 'human_confirmed' as human
-    from ads_occurrences o join ads_brand_sets b on b.brand_ids = o.brand_ids
-   where o.snapshot_seq = seq and o.review_state = 'confirmed';
+  select o.station_id, o.ad_started_at, b.id as brand_set, o.duration_ms, o.human
+    from ads_pack_own o join ads_brand_sets b on b.brand_ids = o.brand_ids;
 
   insert into ads_cell_parts (snapshot_seq, station_id, month, cells, sets, first_at, last_at)
   select seq, c.station_id, c.month,
@@ -149,11 +157,10 @@ begin
   select seq, c.station_id, m.month,
          string_agg(timestamptz_send(c.started_at) || timestamptz_send(c.ended_at) || int4send(seq), ''
                     order by c.started_at, c.ended_at)
-    from ads_captures c
+    from ads_pack_captures c
    cross join lateral generate_series(ads_month_of(c.started_at),
                                       ads_month_of(c.ended_at - interval '1 microsecond'))
                         as m(month)
-   where c.snapshot_seq = seq
    group by 1, 2, 3;
 
   -- Names: those the snapshot gives, unless a later approved snapshot gave them already; then
@@ -171,8 +178,8 @@ begin
   select distinct on (n.id) n.id, n.name, 0
     from ads_snapshot_names n
    where n.kind = 'station'
-     and n.id in (select station_id from ads_pack_rows
-                  union select station_id from ads_captures where snapshot_seq = seq)
+     and n.id in (select station_id from ads_pack_own
+                  union select station_id from ads_pack_captures)
      and n.id not in (select id from ads_stations)
    order by n.id, n.snapshot_seq desc;
   insert into ads_brands (id, name, named_seq)
@@ -183,7 +190,7 @@ begin
                    where b.id in (select distinct brand_set from ads_pack_rows))
      and n.id not in (select id from ads_brands)
    order by n.id, n.snapshot_seq desc;
-  drop table ads_pack_rows;
+  drop table ads_pack_own, ads_pack_captures, ads_pack_rows;
 end $$;
 
 -- The parts of the snapshots approved so far; the per-snapshot packing they replace goes.
