@@ -15,7 +15,10 @@ import { body, startTestService, test } from "../_server.ts";
 import { startService } from "../../lib/server.ts";
 import { allRoutes } from "../../routes/index.ts";
 import type { Db } from "../../lib/db/db.ts";
-import type { AdsApp } from "../../lib/ads/wing.ts";
+import { type AdsApp, atOneDataVersion } from "../../lib/ads/wing.ts";
+import { DataMoved } from "../../lib/ads/blocks.ts";
+import type { AdsPrincipal } from "../../lib/ads/apikey.ts";
+import { ApiError } from "../../lib/errors.ts";
 
 const CACHE_MB = 0.25;
 const service = await startTestService({
@@ -131,6 +134,28 @@ test("ads: the cache never holds more than ADS_CACHE_MB", () => {
   const cache = (service.app as AdsApp).ads.cache;
   assert.ok(cache.held() > 0, "it holds something after the requests above");
   assert.ok(cache.held() <= CACHE_MB * 1024 * 1024, `${cache.held()} bytes held`);
+});
+
+test("ads: data that moves under a request is read again at the new version, else 503", async () => {
+  const principal = { dataVersion: "v1" } as AdsPrincipal;
+  const seen: string[] = [];
+  // Moved once: the whole read runs again at the version the database gave, never a mix.
+  const answer = await atOneDataVersion(principal, (version) => {
+    seen.push(version);
+    if (version === "v1") throw new DataMoved("v2");
+    return Promise.resolve(`figures at ${version}`);
+  });
+  assert.deepEqual([answer, seen], ["figures at v2", ["v1", "v2"]]);
+  // Moving on every read: 503 UNAVAILABLE with Retry-After, no figures at all.
+  let reads = 0;
+  const refused = await atOneDataVersion(principal, (version) => {
+    reads++;
+    throw new DataMoved(`${version}+`);
+  }).catch((err) => err);
+  assert.ok(refused instanceof ApiError);
+  assert.deepEqual([refused.status, refused.code], [503, "UNAVAILABLE"]);
+  assert.ok(Number(refused.headers["Retry-After"]) >= 1);
+  assert.ok(reads > 1 && reads < 10, `${reads} reads`);
 });
 
 test("ads cache: close the service", async () => {
