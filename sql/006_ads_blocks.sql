@@ -115,10 +115,13 @@ create function ads_pack_snapshot(seq integer) returns void language plpgsql as 
 declare scans text := current_setting('enable_seqscan');
 begin
   perform set_config('enable_seqscan', 'off', true);
+  -- Offset 0 keeps the state out of the scan, where it would make the index of served rows
+  -- (all of them) look cheaper than the snapshot's own ranges.
   create temp table ads_pack_own on commit drop as
   select station_id, ad_started_at, brand_ids, duration_ms,
          duration_precision = 'human_confirmed' as human
-    from ads_occurrences where snapshot_seq = seq and review_state = 'confirmed';
+    from (select * from ads_occurrences where snapshot_seq = seq offset 0) o
+   where review_state = 'confirmed';
   create temp table ads_pack_captures on commit drop as
   select station_id, started_at, ended_at from ads_captures where snapshot_seq = seq;
   perform set_config('enable_seqscan', scans, true);
