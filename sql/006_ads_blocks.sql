@@ -25,18 +25,18 @@ end $$;
 create trigger ads_grants_versioned before update on ads_grants
   for each row execute function ads_grant_new_version();
 
-create index ads_brand_sets_brands on ads_brand_sets using gin (brand_ids);
-
 -- THE VISIBILITY RULE. The brand sets an account may see at a grant version, each with the
 -- brands it shows: those of the set that the grant names. A set is visible when it shows at
 -- least one. A grant at another version (replaced since) yields none. Every read of the ads
--- API applies this and nothing else for brands (lib/ads/scope.ts).
+-- API applies this and nothing else for brands (lib/ads/scope.ts). Asked for some sets
+-- (`where brand_set = ...`), it reads only those.
 create function ads_visible_sets(account text, grant_version uuid)
 returns table (brand_set integer, shown text[]) language sql stable as $$
-  select b.id, array(select x from unnest(b.brand_ids) as x where x = any(g.brand_ids) order by x)
-    from ads_grants g
-    join ads_brand_sets b on b.brand_ids && g.brand_ids
-   where g.account_id = account and g.version = grant_version
+  select b.id, array_agg(x order by x)
+    from ads_brand_sets b cross join lateral unnest(b.brand_ids) as x
+   where x in (select unnest(g.brand_ids) from ads_grants g
+                where g.account_id = account and g.version = grant_version)
+   group by b.id
 $$;
 
 -- What each import defines, kept per snapshot: a name is served (ads_stations, ads_brands) only

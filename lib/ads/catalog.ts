@@ -68,17 +68,16 @@ export async function newestSnapshot(
   const { since, until } = grant.period;
   const [row] = await sql<{ data_version: string; exported_at: Date | null }>`
     with visible as (
-      select array(select brand_set
-                     from ads_visible_sets(${grant.accountId}, ${grant.grantVersion}::uuid))
-        as sets)
+      select brand_set from ads_visible_sets(${grant.accountId}, ${grant.grantVersion}::uuid))
     select (select version::text from ads_data_version) as data_version,
            (select s.exported_at from ads_snapshots s
              where s.approved_at is not null
                and exists (
-                 select from ads_cell_parts p, visible
+                 select from ads_cell_parts p
                   where p.snapshot_seq = s.seq and p.station_id = any(${grant.stations}::text[])
                     and p.last_at >= ${since}::timestamptz and p.first_at < ${until}::timestamptz
-                    and p.sets && visible.sets
+                    and exists (select from unnest(p.sets) as x
+                                 where x in (select brand_set from visible))
                     and ((p.first_at >= ${since}::timestamptz and p.last_at < ${until}::timestamptz)
                          or exists (
                            select from ads_occurrences o
@@ -88,7 +87,7 @@ export async function newestSnapshot(
                               and o.ad_started_at >= greatest(${since}::timestamptz, p.first_at)
                               and o.ad_started_at <= least(${until}::timestamptz, p.last_at)
                               and o.ad_started_at < ${until}::timestamptz
-                              and b.id = any(visible.sets))))
+                              and b.id in (select brand_set from visible))))
              order by s.exported_at desc limit 1) as exported_at`;
   if (row.data_version !== version) throw new DataMoved(row.data_version);
   const exportedAt = row.exported_at ? isoUtc(row.exported_at) : null;

@@ -13,7 +13,7 @@ import {
   type RecordBlock,
 } from "./blocks.ts";
 import { DAY_MS, type Period } from "./period.ts";
-import type { Scope } from "./scope.ts";
+import type { Scope, VisibleSets } from "./scope.ts";
 
 /** What a request reads with: where, at which data version, and what each brand set shows it. */
 export interface ReadAt {
@@ -21,8 +21,8 @@ export interface ReadAt {
   cache: AdsCache;
   version: string;
   scope: Scope;
-  /** The brands set `set` shows the request, undefined when it may not see it. */
-  shown: (set: number) => string[] | undefined;
+  /** What each brand set shows the request: resolved for the blocks read before it is asked. */
+  sets: VisibleSets;
 }
 
 /** The whole UTC days of the effective period, as day numbers [first, end); null when none. */
@@ -65,7 +65,7 @@ function seenOf(block: CellBlock, firstDay: number, r: ReadAt): Seen {
   seen = { runs: [], shown: [], days: new Float64Array(3 * 31) };
   const { sets, runStart, day, cum } = block;
   for (let i = 0; i < sets.length; i++) {
-    const shown = r.shown(sets[i]);
+    const shown = r.sets.shown(sets[i]);
     if (!shown) continue;
     seen.runs.push(i);
     seen.shown.push(shown);
@@ -110,6 +110,7 @@ async function cellBlocks(r: ReadAt, first: number, end: number) {
     r.version,
     keys.map((k) => ({ station: r.scope.stations[k.station], unit: k.month })),
   );
+  await r.sets.resolve(blocks.flatMap((block) => [...block.sets]));
   return keys.map((k, i) => ({
     ...k,
     block: blocks[i],
@@ -148,10 +149,11 @@ export async function visitRecords(
     keys.map((k) => ({ station: r.scope.stations[k.station], unit: k.unit })),
   );
   const [fromUs, untilUs] = [since * 1000, until * 1000];
+  await r.sets.resolve(blocks.flatMap((block) => [...block.sets]));
   blocks.forEach((block, b) => {
     for (let i = 0; i < block.starts.length; i++) {
       if (block.starts[i] < fromUs || block.starts[i] >= untilUs) continue;
-      const shown = r.shown(block.sets[i]);
+      const shown = r.sets.shown(block.sets[i]);
       if (shown) visit(keys[b].station, block, i, shown);
     }
   });

@@ -9,7 +9,6 @@ import type { AdsPrincipal } from "./apikey.ts";
 import { frag, type Fragment, type Sql } from "../db/db.ts";
 import { ApiError } from "../errors.ts";
 import type { AdsCache } from "./cache.ts";
-import { DataMoved } from "./blocks.ts";
 import { effectivePeriod, type Period, requestedPeriod } from "./period.ts";
 
 interface ScopeQuery {
@@ -78,52 +77,48 @@ export function grantedBrandsSql(scope: Pick<Scope, "accountId" | "grantVersion"
                 where account_id = ${scope.accountId} and version = ${scope.grantVersion}::uuid)`;
 }
 
-/** The sets the grant may see, as ads_visible_sets gives them, and the newest set id it covers. */
+/** What each brand set met so far shows the grant (null: not visible), as ads_visible_sets says. */
 interface GrantSets {
-  checkedAt: string;
-  upTo: number;
-  shown: Map<number, string[]>;
+  shown: Map<number, string[] | null>;
+  bytes: number;
 }
 
-/**
- * What a set shows to the request: its granted brands, or undefined when the request may not see
- * it (not visible to the grant, or without the brand_id filter's brand). Read at data version
- * `version`; sets are only ever added, so a grant's sets are read once and then only the new ones.
- */
-export async function visibleSets(
-  sql: Sql,
-  cache: AdsCache,
-  scope: Scope,
-  version: string,
-): Promise<(set: number) => string[] | undefined> {
+/** A grant's brand sets as one request sees them. */
+export interface VisibleSets {
+  /** Looks up the sets not met before (a set's visibility at a grant version never changes). */
+  resolve(sets: Iterable<number>): Promise<void>;
+  /**
+   * What a resolved set shows the request: its granted brands, or undefined when the request
+   * may not see it (not visible to the grant, or without the brand_id filter's brand).
+   */
+  shown(set: number): string[] | undefined;
+}
+
+export function visibleSets(sql: Sql, cache: AdsCache, scope: Scope): VisibleSets {
   const key = `sets|${scope.accountId}|${scope.grantVersion}`;
-  let kept = cache.get<GrantSets>(key);
-  if (kept?.checkedAt !== version) {
-    const after = kept?.upTo ?? -1;
-    const rows = await sql<
-      { data_version: string; up_to: number | null; brand_set: number | null; shown: string[] }
-    >`
-      select v.version::text as data_version,
-             (select max(id) from ads_brand_sets) as up_to, s.brand_set, s.shown
-        from ads_data_version v
-        left join ads_visible_sets(${scope.accountId}, ${scope.grantVersion}::uuid) s
-          on s.brand_set > ${after}`;
-    if (rows[0].data_version !== version) throw new DataMoved(rows[0].data_version);
-    const shown = new Map(kept?.shown);
-    for (const row of rows) if (row.brand_set !== null) shown.set(row.brand_set, row.shown);
-    let bytes = 100;
-    for (const brands of shown.values()) {
-      bytes += 60 + brands.reduce((n, id) => n + 2 * id.length + 30, 0);
-    }
-    kept = { checkedAt: version, upTo: Math.max(after, rows[0].up_to ?? -1), shown };
-    cache.set(key, kept, bytes);
-  }
-  const { shown } = kept;
+  const kept = cache.get<GrantSets>(key) ?? { shown: new Map(), bytes: 100 };
   const { brandId } = scope;
-  if (brandId === null) return (set) => shown.get(set);
-  return (set) => {
-    const brands = shown.get(set);
-    return brands?.includes(brandId) ? brands : undefined;
+  return {
+    async resolve(sets) {
+      const missing = [...new Set(sets)].filter((set) => !kept.shown.has(set));
+      if (!missing.length) return;
+      const rows = await sql<{ brand_set: number; shown: string[] }>`
+        select brand_set, shown
+          from ads_visible_sets(${scope.accountId}, ${scope.grantVersion}::uuid)
+         where brand_set = any(${missing}::int[])`;
+      const found = new Map(rows.map((row) => [row.brand_set, row.shown]));
+      for (const set of missing) {
+        const shown = found.get(set) ?? null;
+        kept.shown.set(set, shown);
+        kept.bytes += 40 + (shown?.reduce((n, id) => n + 2 * id.length + 30, 0) ?? 0);
+      }
+      cache.set(key, kept, kept.bytes);
+    },
+    shown(set) {
+      const brands = kept.shown.get(set);
+      if (!brands) return undefined;
+      return brandId === null || brands.includes(brandId) ? brands : undefined;
+    },
   };
 }
 
@@ -145,8 +140,9 @@ export function scopedOccurrences(scope: Scope, from: Date, until: Date): Fragme
            o.duration_precision, o.snapshot_seq, v.shown as brand_ids
       from ads_occurrences o
       join ads_brand_sets b on b.brand_ids = o.brand_ids
-      join ads_visible_sets(${scope.accountId}, ${scope.grantVersion}::uuid) v
-        on v.brand_set = b.id
+     cross join lateral (
+       select shown from ads_visible_sets(${scope.accountId}, ${scope.grantVersion}::uuid)
+        where brand_set = b.id) v
      where o.review_state = 'confirmed' and o.station_id = any(${scope.stations}::text[])
        and o.ad_started_at >= ${range.since}::timestamptz
        and o.ad_started_at < ${range.until}::timestamptz

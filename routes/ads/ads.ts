@@ -150,9 +150,9 @@ export const routes = [
       const { rows, total, catalog, newest } = await atOneDataVersion(
         principal,
         async (version) => {
-          const shown = await visibleSets(sql, cache, scope, version);
+          const sets = visibleSets(sql, cache, scope);
           const { rows, total } = await pageAt(
-            { sql, cache, version, scope, shown },
+            { sql, cache, version, scope, sets },
             query.offset,
             query.limit,
           );

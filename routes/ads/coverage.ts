@@ -2,7 +2,7 @@
 
 import { apiKey } from "../../lib/ads/apikey.ts";
 import { NOTICE_COVERAGE, periodMeta, periodMetaSchema, scopeQuery } from "../../lib/ads/params.ts";
-import { grantScope, resolveScope } from "../../lib/ads/scope.ts";
+import { grantScope, resolveScope, visibleSets } from "../../lib/ads/scope.ts";
 import { coverageOf, type StationCoverage } from "../../lib/ads/coverage.ts";
 import { catalogAt, newestSnapshot } from "../../lib/ads/catalog.ts";
 import { DEFAULT_PERIOD_DAYS, isoUtc, MAX_PERIOD_DAYS } from "../../lib/ads/period.ts";
@@ -86,7 +86,7 @@ export const routes = [
         let stations: StationCoverage[] = [];
         if (!scope.empty) {
           // Captures belong to stations: no brand set is looked at.
-          const r = { sql, cache, version, scope, shown: () => undefined };
+          const r = { sql, cache, version, scope, sets: visibleSets(sql, cache, scope) };
           stations = await coverageOf(r, gapSeconds * 1e6, used);
         }
         return { newest, catalog, used, stations };

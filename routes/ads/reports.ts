@@ -108,8 +108,8 @@ export const routes = [
       const { sql } = principal.reads;
       const { cache } = app.ads;
       const { data, newest } = await atOneDataVersion(principal, async (version) => {
-        const shown = await visibleSets(sql, cache, scope, version);
-        const sums = scope.empty ? null : await summarize({ sql, cache, version, scope, shown });
+        const sets = visibleSets(sql, cache, scope);
+        const sums = scope.empty ? null : await summarize({ sql, cache, version, scope, sets });
         const catalog = await catalogAt(sql, cache, version);
         const newest = await newestSnapshot(sql, cache, grantScope(principal), version);
         return { data: summaryJson(scope, sums, catalog), newest };
