@@ -56,8 +56,11 @@ interface Seen {
 /** Per block, the last few grants' views of it: kept as long as the block is. */
 const seenByBlock = new WeakMap<CellBlock, Map<string, Seen>>();
 
+const viewKey = (r: ReadAt) =>
+  `${r.scope.accountId}|${r.scope.grantVersion}|${r.scope.brandId ?? ""}`;
+
 function seenOf(block: CellBlock, firstDay: number, r: ReadAt): Seen {
-  const key = `${r.scope.accountId}|${r.scope.grantVersion}|${r.scope.brandId ?? ""}`;
+  const key = viewKey(r);
   let views = seenByBlock.get(block);
   if (!views) seenByBlock.set(block, views = new Map());
   let seen = views.get(key);
@@ -110,7 +113,9 @@ async function cellBlocks(r: ReadAt, first: number, end: number) {
     r.version,
     keys.map((k) => ({ station: r.scope.stations[k.station], unit: k.month })),
   );
-  await r.sets.resolve(blocks.flatMap((block) => [...block.sets]));
+  // A block with this request's view has its sets resolved already.
+  const unseen = blocks.filter((block) => !seenByBlock.get(block)?.has(viewKey(r)));
+  await r.sets.resolve(unseen.flatMap((block) => [...block.sets]));
   return keys.map((k, i) => ({
     ...k,
     block: blocks[i],

@@ -125,9 +125,16 @@ export function visibleSets(sql: Sql, cache: AdsCache, scope: Scope): VisibleSet
 /**
  * The scope's visible occurrences starting in [from, until) (clipped to the effective period), of
  * approved snapshots: id, station_id, ad_started_at, ad_ended_at, duration_ms,
- * duration_precision, snapshot_seq and brand_ids (the brands they show).
+ * duration_precision, snapshot_seq and brand_ids (the brands they show). `sets`, when given,
+ * are the only brand sets the rows can have (a page's, as the records say): the rule is then
+ * asked about those alone.
  */
-export function scopedOccurrences(scope: Scope, from: Date, until: Date): Fragment {
+export function scopedOccurrences(
+  scope: Scope,
+  from: Date,
+  until: Date,
+  sets?: number[],
+): Fragment {
   const range = effectivePeriod({ since: from, until }, scope.period);
   if (!range || scope.empty) {
     return frag`select null::uuid as id, null::text as station_id,
@@ -140,9 +147,10 @@ export function scopedOccurrences(scope: Scope, from: Date, until: Date): Fragme
            o.duration_precision, o.snapshot_seq, v.shown as brand_ids
       from ads_occurrences o
       join ads_brand_sets b on b.brand_ids = o.brand_ids
-     cross join lateral (
-       select shown from ads_visible_sets(${scope.accountId}, ${scope.grantVersion}::uuid)
-        where brand_set = b.id) v
+      join (select brand_set, shown
+              from ads_visible_sets(${scope.accountId}, ${scope.grantVersion}::uuid)
+             where ${sets ? frag`brand_set = any(${sets}::int[])` : frag`true`}) v
+        on v.brand_set = b.id
      where o.review_state = 'confirmed' and o.station_id = any(${scope.stations}::text[])
        and o.ad_started_at >= ${range.since}::timestamptz
        and o.ad_started_at < ${range.until}::timestamptz

@@ -76,11 +76,14 @@ interface PageRow {
  * The page's rows (where locatePage found them) in (ad_started_at, id) order, each with the data
  * version the statement read.
  */
-function pageSql(page: { scope: Scope; since: Date; until: Date; skip: number }, limit: number) {
+function pageSql(
+  page: { scope: Scope; since: Date; until: Date; skip: number; sets: number[] },
+  limit: number,
+) {
   return frag`
     select (select version::text from ads_data_version) as data_version, v.id, v.station_id,
            v.ad_started_at, v.ad_ended_at, v.duration_ms, v.duration_precision, v.brand_ids
-      from (${scopedOccurrences(page.scope, page.since, page.until)}) v
+      from (${scopedOccurrences(page.scope, page.since, page.until, page.sets)}) v
      order by v.ad_started_at, v.id
     offset ${page.skip} limit ${limit}`;
 }
