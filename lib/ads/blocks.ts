@@ -170,7 +170,7 @@ interface Kept<T> {
 }
 
 /** How many grants' views of a cell block lib/ads/figures.ts keeps beside it, at most. */
-export const CELL_VIEWS_KEPT = 8;
+export const CELL_VIEWS_KEPT = 4;
 
 /** A block's bytes, with room for the views of it kept beside it (a cell block's). */
 function bytesOf(block: CellBlock | RecordBlock | CaptureBlock): number {
@@ -178,7 +178,7 @@ function bytesOf(block: CellBlock | RecordBlock | CaptureBlock): number {
     (n, a: ArrayLike<number> & { byteLength: number }) => n + a.byteLength,
     200,
   );
-  return "runStart" in block ? arrays + CELL_VIEWS_KEPT * (1000 + 24 * block.sets.length) : arrays;
+  return "runStart" in block ? arrays + CELL_VIEWS_KEPT * (800 + 16 * block.sets.length) : arrays;
 }
 
 /**
