@@ -453,7 +453,12 @@ export async function run(args: string[]) {
   const recorded = new Map<string, { text: string; params: unknown[] }[]>();
   {
     const log: { text: string; params: unknown[] }[] = [];
-    const config = loadConfig({ DATABASE_URL: url, RATE_LIMIT_KEY_PER_MINUTE: "100000000" });
+    const config = loadConfig({
+      DATABASE_URL: url,
+      RATE_LIMIT_KEY_PER_MINUTE: "100000000",
+      // The service's cache as the environment sets it (default otherwise).
+      ADS_CACHE_MB: Deno.env.get("ADS_CACHE_MB"),
+    });
     const handler = createHandler({
       config,
       db: recording(db, log),
