@@ -615,7 +615,7 @@ export async function run(args: string[]) {
       "targets (bench/README.md): /ads and /coverage at 32 clients at least 2/3 of the build " +
         "before the shared figures (measured alternately); summary p99 <= 50 ms at 1 client and " +
         "<= 150 ms at 8. Coverage's raw SQL is only its key lookup (it is computed in the " +
-        "service, lib/ads/capture_index.ts), and a summary of whole days has none: their ratios mean " +
+        "service, lib/ads/coverage.ts), and a summary of whole days has none: their ratios mean " +
         "nothing.",
     );
   } finally {
