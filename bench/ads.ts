@@ -23,9 +23,7 @@ import postgres from "postgres";
 import { createHandler } from "../lib/http/app.ts";
 import { loadConfig } from "../lib/config.ts";
 import { compile, type Db, openDb, type Sql } from "../lib/db/db.ts";
-import { createCaptureIndexCache } from "../lib/ads/capture_index.ts";
-import { createFigureIndexCache } from "../lib/ads/figure_index.ts";
-import { createGrantCache } from "../lib/ads/scope.ts";
+import { createAdsState } from "../lib/ads/wing.ts";
 import { createFormsState } from "../lib/forms/wing.ts";
 import { createRateLimiter } from "../lib/http/ratelimit.ts";
 import { createMetrics } from "../lib/http/metrics.ts";
@@ -39,7 +37,8 @@ import { deploymentPlan, type Measured, planTable, startDeployment } from "./ins
 import { generateKey } from "../lib/ads/apikey.ts";
 
 const DAY = 86_400_000;
-const DATABASE = "onda_bench_ads";
+// Not the name earlier builds used: their schema differs, and --reuse must not take theirs.
+const DATABASE = "onda_bench_ads_blocks";
 
 interface Options {
   rows: number;
@@ -454,9 +453,12 @@ export async function run(args: string[]) {
   const recorded = new Map<string, { text: string; params: unknown[] }[]>();
   {
     const log: { text: string; params: unknown[] }[] = [];
-    const config = loadConfig({ DATABASE_URL: url, RATE_LIMIT_KEY_PER_MINUTE: "100000000" });
-    const figureIndex = createFigureIndexCache(db);
-    const captureIndex = createCaptureIndexCache(db.sql);
+    const config = loadConfig({
+      DATABASE_URL: url,
+      RATE_LIMIT_KEY_PER_MINUTE: "100000000",
+      // The service's cache as the environment sets it (default otherwise).
+      ADS_CACHE_MB: Deno.env.get("ADS_CACHE_MB"),
+    });
     const handler = createHandler({
       config,
       db: recording(db, log),
@@ -467,18 +469,13 @@ export async function run(args: string[]) {
       fetch,
       routes: allRoutes,
       maintenanceCacheMs: 3_600_000,
-      ads: { figureIndex, captureIndex, grants: createGrantCache() },
+      ads: createAdsState(config.adsCacheMb),
       forms: createFormsState(db.sql, "x".repeat(32)),
       metrics: createMetrics(),
     });
     const info = {
       remoteAddr: { transport: "tcp", hostname: "127.0.0.1", port: 1 } as Deno.NetAddr,
     };
-    // The indexes loaded first, as the service does at its start: the first request would
-    // otherwise wait for them, past the database deadline on tens of millions of occurrences.
-    const [{ version }] = await db.sql<{ version: string }>`
-      select version::text from ads_data_version`;
-    await Promise.all([figureIndex.at(version), captureIndex.at(version)]);
     const call = (path: string) =>
       handler(
         new Request(`http://bench${path}`, { headers: { authorization: `Bearer ${key}` } }),
@@ -618,7 +615,7 @@ export async function run(args: string[]) {
       "targets (bench/README.md): /ads and /coverage at 32 clients at least 2/3 of the build " +
         "before the shared figures (measured alternately); summary p99 <= 50 ms at 1 client and " +
         "<= 150 ms at 8. Coverage's raw SQL is only its key lookup (it is computed in the " +
-        "service, lib/ads/capture_index.ts), and a summary of whole days has none: their ratios mean " +
+        "service, lib/ads/coverage.ts), and a summary of whole days has none: their ratios mean " +
         "nothing.",
     );
   } finally {

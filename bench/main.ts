@@ -1,5 +1,15 @@
 // `deno task bench <name>`: runs bench/<name>.ts, which prints its figures.
-const BENCHES = ["ads", "forms", "webhooks", "export", "startup", "campaign", "bots", "responses"];
+const BENCHES = [
+  "ads",
+  "ads_start",
+  "forms",
+  "webhooks",
+  "export",
+  "startup",
+  "campaign",
+  "bots",
+  "responses",
+];
 
 const name = Deno.args[0];
 if (!name || !BENCHES.includes(name)) {

@@ -20,6 +20,11 @@ export const CONFIG_VARIABLES = [
   ],
   // Two pools: the second for the ads key lookup and page (generic plans kept).
   ["DB_POOL_MAX", "10", "PostgreSQL connections per pool, each opened only as needed"],
+  [
+    "ADS_CACHE_MB",
+    "128",
+    "memory for the ads data an instance keeps (at most 256; decimals allowed)",
+  ],
   ["ADS_DATABASE_TIMEOUT_MS", "5000", "an ads request waiting this long answers 503 UNAVAILABLE"],
   // A write the request had not committed is rolled back.
   ["DATABASE_TIMEOUT_MS", "10000", "any other /api/ request waiting this long answers 500"],
@@ -52,6 +57,16 @@ function intVar(env: Env, name: string, fallback: number, min: number, max: numb
   if (raw === undefined || raw === "") return fallback;
   if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
     throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+/** A decimal number in (0, max]. */
+function sizeVar(env: Env, name: string, fallback: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  if (!/^\d+(\.\d+)?$/.test(raw) || Number(raw) <= 0 || Number(raw) > max) {
+    throw new ConfigError(`${name} must be a number above 0 and at most ${max}, got "${raw}"`);
   }
   return Number(raw);
 }
@@ -136,6 +151,7 @@ export function loadConfig(env: Env) {
     secretKey,
     dbPoolMax: intVar(env, "DB_POOL_MAX", 10, 1, 1000),
     /** How long an ads API request waits for the database before answering 503 UNAVAILABLE. */
+    adsCacheMb: sizeVar(env, "ADS_CACHE_MB", 128, 256),
     adsDatabaseTimeoutMs: intVar(env, "ADS_DATABASE_TIMEOUT_MS", 5000, 100, 600_000),
     /**
      * How long any other request under /api/ (forms, webhooks, the document) waits for the

@@ -183,7 +183,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
         ...(config.metricsToken && !config.metricsAddr ? metricsRoutes : []),
       ],
       maintenanceCacheMs: options.maintenanceCacheMs ?? 1000,
-      ads: createAdsState(replica?.db ?? db),
+      ads: createAdsState(config.adsCacheMb),
       forms: createFormsState(db.sql, secretKey),
       metrics,
     };
@@ -208,14 +208,6 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   const running = (options.startWorkers ?? config.webhookWorker)
     ? workers.map((worker) => worker(app, stopWorkers.signal))
     : [];
-  // The ads data kept in memory, loaded now rather than by the first requests, which would wait
-  // for it (seconds, for millions of occurrences). A failure is left to the first request, which
-  // loads it again and answers with what went wrong; closing the database ends a load under way.
-  (async () => {
-    const [{ version }] = await db.sql<{ version: string }>`
-      select version::text from ads_data_version`;
-    await Promise.all([app.ads.figureIndex.at(version), app.ads.captureIndex.at(version)]);
-  })().catch(() => {});
   const { hostname, port } = server.addr;
   const bound = hostname.includes(":") ? `[${hostname}]` : hostname;
   const reachable = hostname === "0.0.0.0" ? "127.0.0.1" : hostname === "::" ? "[::1]" : bound;

@@ -5,7 +5,7 @@ import m002 from "./002_ads.sql" with { type: "text" };
 import m003 from "./003_forms.sql" with { type: "text" };
 import m004 from "./004_webhooks.sql" with { type: "text" };
 import m005 from "./005_rate_limit_lock.sql" with { type: "text" };
-import m006 from "./006_reserved.sql" with { type: "text" };
+import m006 from "./006_ads_blocks.sql" with { type: "text" };
 import m007 from "./007_invitations.sql" with { type: "text" };
 import m008 from "./008_bot_protection.sql" with { type: "text" };
 import m009 from "./009_responses.sql" with { type: "text" };
@@ -16,7 +16,7 @@ export const migrations: { name: string; text: string }[] = [
   { name: "003_forms.sql", text: m003 },
   { name: "004_webhooks.sql", text: m004 },
   { name: "005_rate_limit_lock.sql", text: m005 },
-  { name: "006_reserved.sql", text: m006 },
+  { name: "006_ads_blocks.sql", text: m006 },
   { name: "007_invitations.sql", text: m007 },
   { name: "008_bot_protection.sql", text: m008 },
   { name: "009_responses.sql", text: m009 },

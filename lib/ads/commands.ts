@@ -1,6 +1,5 @@
 // Admin commands of the ads API (contract.md §4): accounts, grants, keys, import, approval.
 
-import type { Db } from "../db/db.ts";
 import { approveSnapshot, DURATION_PRECISIONS, importSnapshot, REVIEW_STATES } from "./import.ts";
 import { SCOPE_ID } from "./params.ts";
 import { generateKey, type Permission, PERMISSIONS } from "./apikey.ts";
@@ -54,25 +53,6 @@ function refuse(message: string): never {
 async function knownAccount(ctx: CommandContext, id: string) {
   const [row] = await ctx.db.sql`select 1 from ads_accounts where id = ${id}`;
   if (!row) refuse(`no account ${id} (deno task admin account list shows them)`);
-}
-
-/**
- * After an approval: VACUUM ANALYZE the captures (small beside the occurrences), so the
- * services' reload of their coverage index (lib/ads/capture_index.ts), which follows at once, reads
- * them index-only instead of waiting for autovacuum to mark the new pages all-visible. Outside
- * the approval's transaction, as VACUUM must be.
- */
-async function tidyServedTables(db: Db, warn: (line: string) => void) {
-  try {
-    await db.sql`vacuum (analyze) ads_captures`;
-  } catch (err) {
-    // The approval has committed; a failed tidy-up only slows the coverage index's reload
-    // until autovacuum, so it is a warning, not a failed command.
-    warn(
-      `warning: vacuum after approval failed (${(err as Error)?.message ?? err}); ` +
-        "autovacuum will catch up",
-    );
-  }
 }
 
 export const adsCommands: Command[] = [
@@ -175,15 +155,12 @@ export const adsCommands: Command[] = [
       // One row: requests apply the grant as they read it (lib/ads/scope.ts), and a new
       // version keeps a request that read the old one from mixing the two.
       const [account] = await ctx.db.sql`
-        insert into ads_grants (account_id, station_ids, brand_ids, brand_keys, period_since,
-                                period_until)
-        select id, ${stations}::text[], ${brands}::text[],
-               coalesce((select jsonb_object_agg(b, 1) from unnest(${brands}::text[]) as b), '{}'),
-               ${from}, ${until}
+        insert into ads_grants (account_id, station_ids, brand_ids, period_since, period_until)
+        select id, ${stations}::text[], ${brands}::text[], ${from}, ${until}
           from ads_accounts where id = ${id}
         on conflict (account_id) do update
            set station_ids = excluded.station_ids, brand_ids = excluded.brand_ids,
-               brand_keys = excluded.brand_keys, period_since = excluded.period_since,
+               period_since = excluded.period_since,
                period_until = excluded.period_until, updated_at = now(),
                version = gen_random_uuid()
         returning account_id`;
@@ -315,7 +292,6 @@ export const adsCommands: Command[] = [
           `${result.captures} captures, ${result.stations} station and ${result.brands} brand ` +
           `lines in ${result.seconds.toFixed(1)} s (${rate} occurrences/s)`,
       );
-      if (result.approved) await tidyServedTables(ctx.db, ctx.err);
       ctx.out(
         result.approved
           ? `snapshot ${result.snapshotId} approved`
@@ -370,7 +346,6 @@ export const adsCommands: Command[] = [
       onlyFlags(args, []);
       const id = one(args, "snapshot id");
       await approveSnapshot(ctx.db, id);
-      await tidyServedTables(ctx.db, ctx.err);
       ctx.out(`snapshot ${id} approved`);
     },
   },

@@ -3,7 +3,7 @@
 
 import { SCOPE_ID } from "./params.ts";
 import { tupleWriter } from "../db/copy_binary.ts";
-import { type Db, frag, type Fragment, type Sql } from "../db/db.ts";
+import { type Db, frag, type Sql } from "../db/db.ts";
 import { type Instant, microsBetween, parseInstant } from "./iso_instant.ts";
 
 /**
@@ -196,13 +196,18 @@ export async function importSnapshot(
     const [{ seq }] = await tx<{ seq: number }>`
       insert into ads_snapshots (id, exported_at) values (${snapshotId}, ${new Date(exportedAt)})
       returning seq`;
-    const ids = async (table: Fragment) =>
-      new Set((await tx<{ id: string }>`select id from ${table}`).map((r) => r.id));
-    const known = {
-      seq,
-      stations: await ids(frag`ads_stations`),
-      brands: await ids(frag`ads_brands`),
-    };
+    // Defined by any earlier import, approved or not: only serving waits for an approval. The
+    // names of approved snapshots are all served; those of others are read by their snapshot.
+    const ids = async (kind: "station" | "brand") =>
+      new Set(
+        (await tx<{ id: string }>`
+          select id from ${kind === "station" ? frag`ads_stations` : frag`ads_brands`}
+          union
+          select n.id from ads_snapshots s
+            join ads_snapshot_names n on n.snapshot_seq = s.seq and n.kind = ${kind}
+           where s.approved_at is null`).map((r) => r.id),
+      );
+    const known = { seq, stations: await ids("station"), brands: await ids("brand") };
     // Station and brand lines wait here until the end, when their names are upserted.
     await tx`create temp table ads_import_named (kind text, line int, id text, name text)
              on commit drop`;
@@ -290,12 +295,7 @@ export async function importSnapshot(
         named = "";
       }
     }
-    // Before the names: a new or renamed station or brand renews the data version, whose
-    // trigger takes this lock; taken first here, as an approval takes it, so the two queue
-    // instead of deadlocking. An import without station or brand lines leaves them free.
-    if (counts.stations || counts.brands) await lockAdsData(tx);
-    if (counts.stations) await upsertNamed(tx, "station");
-    if (counts.brands) await upsertNamed(tx, "brand");
+    if (counts.stations || counts.brands) await keepNames(tx, seq);
     await tx`
       update ads_snapshots
          set occurrences = ${counts.occurrences}, captures = ${counts.captures}
@@ -364,13 +364,14 @@ function writeCapture(out: Tuples, n: number, record: Line, known: Known): void 
   out.timestamptz(to.ms, to.micros);
 }
 
-/** Stations or brands: the last name given in the file wins over an earlier or stored one. */
-async function upsertNamed(tx: Sql, kind: "station" | "brand") {
-  const target = kind === "station" ? frag`ads_stations` : frag`ads_brands`;
-  const named = frag`(select distinct on (id) id, name from ads_import_named
-                       where kind = ${kind} order by id, line desc)`;
-  await tx`insert into ${target} (id, name) select id, name from ${named} n
-           on conflict (id) do update set name = excluded.name`;
+/**
+ * The snapshot's stations and brands, the last name given in the file winning: served once the
+ * snapshot is approved (ads_pack_snapshot, sql/006_ads_blocks.sql).
+ */
+async function keepNames(tx: Sql, seq: number) {
+  await tx`insert into ads_snapshot_names (kind, id, snapshot_seq, name)
+           select distinct on (kind, id) kind, id, ${seq}, name from ads_import_named
+            order by kind, id, line desc`;
 }
 
 /**
@@ -407,23 +408,23 @@ async function duplicateError(
 }
 
 /**
- * Approves a snapshot: its rows become visible, and its figures per station, day and brand set
- * are packed for the services to load (sql/002_ads.sql, lib/ads/figure_index.ts). Reads
- * only this snapshot's rows and writes nothing per account, so its cost follows the snapshot's
- * size alone.
+ * Approves a snapshot: its rows and the names it gives become visible, and its figures, records
+ * and captures are packed for the services to read (sql/006_ads_blocks.sql). Reads only this
+ * snapshot's rows and writes nothing per account, so its cost follows the snapshot's size alone.
  */
 export async function approveSeq(tx: Sql, seq: number) {
   await lockAdsData(tx);
   // The grouping of a large snapshot sorts millions of rows; give it memory for this
   // transaction only.
   await tx`select set_config('work_mem', '256MB', true)`;
-  // The services' indexes follow by themselves: this renews the data version (sql/002_ads.sql).
+  // What the services read follows by itself: this renews the data version (sql/002_ads.sql).
   await tx`update ads_snapshots set approved_at = now() where seq = ${seq}`;
-  // The snapshot's rows are found through the block range index, which a scan reads whole for
+  // The snapshot's rows are found through the block range indexes, which a scan reads whole for
   // every range not summarized yet: the ranges imported since autovacuum last ran, the whole
   // table after a bulk load. Summarizing them first keeps the read to the snapshot's own ranges.
   await tx`select brin_summarize_new_values('ads_occurrences_snapshot')`;
-  await tx`select ads_pack_day_cells(${seq})`;
+  await tx`select brin_summarize_new_values('ads_captures_snapshot')`;
+  await tx`select ads_pack_snapshot(${seq})`;
 }
 
 /** `snapshot approve <id>`: refuses an unknown or already approved snapshot. */

@@ -8,19 +8,16 @@ import {
   periodMetaSchema,
   scopeQuery,
 } from "../../lib/ads/params.ts";
-import {
-  countVisible,
-  locatePage,
-  partialDays,
-  resolveScope,
-  type Scope,
-  scopedOccurrences,
-  wholeDays,
-} from "../../lib/ads/scope.ts";
+import { resolveScope, type Scope, scopedOccurrences, visibleSets } from "../../lib/ads/scope.ts";
+import { occurrencesPerDay, partialDays, type ReadAt, wholeDays } from "../../lib/ads/figures.ts";
+import { countVisible, locatePage } from "../../lib/ads/walker.ts";
+import { catalogAt, newestSnapshot } from "../../lib/ads/catalog.ts";
+import { DataMoved } from "../../lib/ads/blocks.ts";
+import { grantScope } from "../../lib/ads/scope.ts";
 import { frag } from "../../lib/db/db.ts";
 import { DAY_MS, isoUtc } from "../../lib/ads/period.ts";
 import { json } from "../../lib/http/router.ts";
-import { defineAdsRoute } from "../../lib/ads/wing.ts";
+import { atOneDataVersion, defineAdsRoute } from "../../lib/ads/wing.ts";
 import * as s from "../../lib/http/schema.ts";
 
 const occurrenceSchema = s.named(
@@ -79,11 +76,14 @@ interface PageRow {
  * The page's rows (where locatePage found them) in (ad_started_at, id) order, each with the data
  * version the statement read.
  */
-function pageSql(page: { scope: Scope; since: Date; until: Date; skip: number }, limit: number) {
+function pageSql(
+  page: { scope: Scope; since: Date; until: Date; skip: number; sets: number[] },
+  limit: number,
+) {
   return frag`
     select (select version::text from ads_data_version) as data_version, v.id, v.station_id,
            v.ad_started_at, v.ad_ended_at, v.duration_ms, v.duration_precision, v.brand_ids
-      from (${scopedOccurrences(page.scope, page.since, page.until)}) v
+      from (${scopedOccurrences(page.scope, page.since, page.until, page.sets)}) v
      order by v.ad_started_at, v.id
     offset ${page.skip} limit ${limit}`;
 }
@@ -94,11 +94,33 @@ function pageSql(page: { scope: Scope; since: Date; until: Date; skip: number },
  */
 function pageStart(scope: Scope, perDay: Float64Array, firstPartial: number, offset: number) {
   const days = wholeDays(scope);
-  if (!days || offset < firstPartial) return { from: scope.period!.since, offset };
+  if (!days || offset < firstPartial) return { from: scope.period!.since.getTime(), offset };
   let left = offset - firstPartial;
   let day = 0;
   while (day < perDay.length && perDay[day] <= left) left -= perDay[day++];
-  return { from: new Date((days.first + day) * DAY_MS), offset: left };
+  return { from: (days.first + day) * DAY_MS, offset: left };
+}
+
+/** The page and the total at data version `version`. */
+async function pageAt(r: ReadAt, offset: number, limit: number) {
+  const { scope } = r;
+  if (scope.empty) return { rows: [] as PageRow[], total: 0 };
+  const perDay = await occurrencesPerDay(r);
+  // The partial first and last day, counted from the records.
+  const edges = partialDays(scope);
+  const partial = [];
+  for (const edge of edges) {
+    partial.push(await countVisible(r, edge.since.getTime(), edge.until.getTime()));
+  }
+  const total = [...perDay, ...partial].reduce((sum, n) => sum + n, 0);
+  const firstPartial = edges[0]?.since.getTime() === scope.period!.since.getTime() ? partial[0] : 0;
+  const start = pageStart(scope, perDay, firstPartial, offset);
+  const page = await locatePage(r, start.from, start.offset, limit);
+  const rows = page ? await r.sql<PageRow>`${pageSql(page, limit)}` : [];
+  // An approval committed since the figures were read: all of it again at the new version. (No
+  // row at all: the grant was replaced since the key lookup, and nothing is visible.)
+  if (rows.length && rows[0].data_version !== r.version) throw new DataMoved(rows[0].data_version);
+  return { rows, total };
 }
 
 export const routes = [
@@ -126,34 +148,28 @@ export const routes = [
     errors: [401, 403, 404, 422, 429, 503],
     handler: async ({ app, principal, query }) => {
       const scope = resolveScope(principal, query, app.clock());
-      let index = await app.ads.figureIndex.at(principal.dataVersion);
-      let rows: PageRow[] = [];
-      let total = 0;
-      for (let attempt = 1; !scope.empty; attempt++) {
-        const granted = await app.ads.grants.brandCodes(principal.reads.sql, scope, index);
-        const view = { scope, index, granted };
-        const perDay = await app.ads.grants.occurrencesPerDay(principal, scope, index);
-        // The partial first and last day, counted from the index's starts.
-        const edges = partialDays(scope);
-        const partial = edges.map((edge) => countVisible(view, edge.since, edge.until));
-        total = [...perDay, ...partial].reduce((sum, n) => sum + n, 0);
-        const firstPartial = edges[0]?.since.getTime() === scope.period!.since.getTime()
-          ? partial[0]
-          : 0;
-        const start = pageStart(scope, perDay, firstPartial, query.offset);
-        const page = locatePage(view, start.from, start.offset, query.limit);
-        rows = page ? await principal.reads.keptPlans<PageRow>`${pageSql(page, query.limit)}` : [];
-        // An approval committed since the index was read: read both again at the new version.
-        // (No row at all: the grant was replaced since the key lookup, and nothing is visible.)
-        if (!rows.length || rows[0].data_version === index.version || attempt === 3) break;
-        index = await app.ads.figureIndex.at(rows[0].data_version);
-      }
-      const brandName = (id: string) => index.brandNames[index.brandCodes.get(id) ?? -1] ?? id;
+      const { sql } = principal.reads;
+      const { cache } = app.ads;
+      const { rows, total, catalog, newest } = await atOneDataVersion(
+        principal,
+        async (version) => {
+          const sets = visibleSets(sql, cache, scope);
+          const { rows, total } = await pageAt(
+            { sql, cache, version, scope, sets },
+            query.offset,
+            query.limit,
+          );
+          const catalog = await catalogAt(sql, cache, version);
+          const newest = await newestSnapshot(sql, cache, grantScope(principal), version);
+          return { rows, total, catalog, newest };
+        },
+      );
+      const brandName = (id: string) => catalog.brandNames.get(id) ?? id;
       return json({
         data: rows.map((row) => ({
           id: row.id,
           station_id: row.station_id,
-          station_name: index.stationNames.get(row.station_id) ?? row.station_id,
+          station_name: catalog.stationNames.get(row.station_id) ?? row.station_id,
           ad_started_at: isoUtc(row.ad_started_at),
           ad_ended_at: isoUtc(row.ad_ended_at),
           duration_seconds: row.duration_ms / 1000,
@@ -168,7 +184,7 @@ export const routes = [
           total,
           has_more: rows.length > 0 && query.offset + rows.length < total,
           ...periodMeta(scope),
-          snapshot_exported_at: await app.ads.grants.newestSnapshot(principal, index),
+          snapshot_exported_at: newest,
           notice: NOTICE_ADS,
         },
       });

@@ -2,11 +2,12 @@
 
 import { apiKey } from "../../lib/ads/apikey.ts";
 import { NOTICE_COVERAGE, periodMeta, periodMetaSchema, scopeQuery } from "../../lib/ads/params.ts";
-import { resolveScope } from "../../lib/ads/scope.ts";
-import { coverageOf } from "../../lib/ads/capture_index.ts";
+import { grantScope, resolveScope, visibleSets } from "../../lib/ads/scope.ts";
+import { coverageOf, type StationCoverage } from "../../lib/ads/coverage.ts";
+import { catalogAt, newestSnapshot } from "../../lib/ads/catalog.ts";
 import { DEFAULT_PERIOD_DAYS, isoUtc, MAX_PERIOD_DAYS } from "../../lib/ads/period.ts";
 import { json } from "../../lib/http/router.ts";
-import { defineAdsRoute } from "../../lib/ads/wing.ts";
+import { atOneDataVersion, defineAdsRoute } from "../../lib/ads/wing.ts";
 import * as s from "../../lib/http/schema.ts";
 
 const gapSchema = s.named(
@@ -76,32 +77,40 @@ export const routes = [
     handler: async ({ app, principal, query }) => {
       const scope = resolveScope(principal, query, app.clock());
       const gapSeconds = app.config.coverageGapSeconds;
+      const { sql } = principal.reads;
+      const { cache } = app.ads;
+      const read = await atOneDataVersion(principal, async (version) => {
+        const newest = await newestSnapshot(sql, cache, grantScope(principal), version);
+        const catalog = await catalogAt(sql, cache, version);
+        const used = new Set<number>();
+        let stations: StationCoverage[] = [];
+        if (!scope.empty) {
+          // Captures belong to stations: no brand set is looked at.
+          const r = { sql, cache, version, scope, sets: visibleSets(sql, cache, scope) };
+          stations = await coverageOf(r, gapSeconds * 1e6, used);
+        }
+        return { newest, catalog, used, stations };
+      });
+      const { catalog, stations } = read;
       const meta = {
         ...periodMeta(scope),
-        snapshot_exported_at: await app.ads.grants.newestSnapshot(
-          principal,
-          await app.ads.figureIndex.at(principal.dataVersion),
-        ),
+        snapshot_exported_at: read.newest,
         notice: NOTICE_COVERAGE,
         limits: {
           gap_threshold_seconds: gapSeconds,
           default_period_days: DEFAULT_PERIOD_DAYS,
           max_period_days: MAX_PERIOD_DAYS,
         },
-        provenance: [] as { snapshot_id: string; exported_at: string }[],
+        provenance: [...read.used].map((seq) => catalog.snapshots.get(seq)!)
+          .sort((a, b) => a.exportedMs - b.exportedMs || (a.id < b.id ? -1 : 1))
+          .map((snapshot) => ({
+            snapshot_id: snapshot.id,
+            exported_at: isoUtc(snapshot.exportedMs),
+          })),
       };
-      if (!scope.period || scope.stations.length === 0) return json({ data: [], meta });
+      if (!scope.period || scope.empty) return json({ data: [], meta });
       const sinceUs = scope.period.since.getTime() * 1000;
       const untilUs = scope.period.until.getTime() * 1000;
-      const index = await app.ads.captureIndex.at(principal.dataVersion);
-      const used = new Set<number>();
-      const stations = coverageOf(index, scope.stations, sinceUs, untilUs, gapSeconds * 1e6, used);
-      meta.provenance = [...used].map((seq) => index.snapshots.get(seq)!)
-        .sort((a, b) => a.exportedAtUs - b.exportedAtUs || (a.id < b.id ? -1 : 1))
-        .map((snapshot) => ({
-          snapshot_id: snapshot.id,
-          exported_at: isoUtc(Math.floor(snapshot.exportedAtUs / 1000)),
-        }));
       // In milliseconds from here, as the response's instants and seconds are written.
       const periodMs = (untilUs - sinceUs) / 1000;
       const instant = (us: number | null) => us === null ? null : isoUtc(us / 1000);
@@ -110,7 +119,7 @@ export const routes = [
           const capturedSeconds = row.capturedUs / 1_000_000;
           return {
             station_id: row.id,
-            station_name: row.name,
+            station_name: catalog.stationNames.get(row.id) ?? row.id,
             captures: row.captures,
             captured_seconds: Math.round(capturedSeconds * 1000) / 1000,
             period_seconds: periodMs / 1000,

@@ -2,18 +2,13 @@
 
 import { apiKey } from "../../lib/ads/apikey.ts";
 import { NOTICE_ADS, periodMeta, periodMetaSchema, scopeQuery } from "../../lib/ads/params.ts";
-import {
-  partialDays,
-  partialOccurrences,
-  resolveScope,
-  type Scope,
-  scopedFigures,
-  type ScopedIndex,
-} from "../../lib/ads/scope.ts";
+import { grantScope, resolveScope, visibleSets } from "../../lib/ads/scope.ts";
+import { summarize, type Sums } from "../../lib/ads/figures.ts";
+import { type Catalog, catalogAt, newestSnapshot } from "../../lib/ads/catalog.ts";
 import { DAY_MS, isoUtc } from "../../lib/ads/period.ts";
-import { frag } from "../../lib/db/db.ts";
+import type { Scope } from "../../lib/ads/scope.ts";
 import { jsonText } from "../../lib/http/router.ts";
-import { defineAdsRoute } from "../../lib/ads/wing.ts";
+import { atOneDataVersion, defineAdsRoute } from "../../lib/ads/wing.ts";
 import * as s from "../../lib/http/schema.ts";
 
 const figures = {
@@ -51,47 +46,6 @@ const summarySchema = s.named(
   }),
 );
 
-interface PartialRow {
-  data_version: string;
-  /** Null on the one row of a scope without partial figures. */
-  station_id: string | null;
-  day: string;
-  brand_ids: string[];
-  occurrences: number;
-  duration_ms: number;
-  human_ms: number;
-}
-
-/**
- * The data version the statement read, and the visible occurrences of the partial days counted
- * per station, UTC day and shown brands.
- */
-function partialSql(scope: Scope) {
-  return frag`
-    select x.data_version, p.*
-      from (select (select version::text from ads_data_version) as data_version) x
-      left join (
-        select v.station_id, to_char(v.ad_started_at at time zone 'UTC', 'YYYY-MM-DD') as day,
-               v.brand_ids, count(*)::int8 as occurrences, sum(v.duration_ms)::int8 as duration_ms,
-               sum(case when v.duration_precision = 'human_confirmed' then v.duration_ms
-                        else 0 end)::int8 as human_ms
-          from (${partialOccurrences(scope)}) v
-         group by 1, 2, 3) p on true`;
-}
-
-/** Occurrences, duration_ms and human_ms of item i at 3 i, 3 i + 1 and 3 i + 2. */
-function addFigures(
-  sums: Float64Array,
-  i: number,
-  occurrences: number,
-  ms: number,
-  humanMs: number,
-) {
-  sums[3 * i] += occurrences;
-  sums[3 * i + 1] += ms;
-  sums[3 * i + 2] += humanMs;
-}
-
 /** Item i's figures as the summary writes them; seconds are exact from milliseconds. */
 function figuresJson(sums: Float64Array, i: number): string {
   return `"occurrences":${sums[3 * i]},"duration_seconds":${sums[3 * i + 1] / 1000},` +
@@ -100,57 +54,34 @@ function figuresJson(sums: Float64Array, i: number): string {
 
 /**
  * The summary's JSON: totals, every station in scope, every granted brand that occurs (sorted by
- * id) and every UTC date the period touches, from the whole days of the figure index and the
- * partial days' rows. Written as text: a thousand brands are the bulk of it.
+ * id) and every UTC date the period touches. Written as text: a thousand brands are the bulk.
  */
-function summaryJson(view: ScopedIndex, partial: PartialRow[]) {
-  const { scope, index } = view;
-  const totals = new Float64Array(3);
-  const stations = new Float64Array(3 * scope.stations.length);
-  const brands = new Float64Array(3 * index.brandIds.length);
-  const firstDate = scope.period ? Math.floor(scope.period.since.getTime() / DAY_MS) : 0;
-  const dateCount = scope.period ? Math.ceil(scope.period.until.getTime() / DAY_MS) - firstDate : 0;
-  const days = new Float64Array(3 * dateCount);
-  const add = (
-    station: number,
-    day: number,
-    shown: ArrayLike<number>,
-    count: number,
-    o: number,
-    d: number,
-    h: number,
-  ) => {
-    addFigures(totals, 0, o, d, h);
-    addFigures(stations, station, o, d, h);
-    addFigures(days, day - firstDate, o, d, h);
-    for (let k = 0; k < count; k++) addFigures(brands, shown[k], o, d, h);
-  };
-  scopedFigures(view, (station, day, f, cell, shown, count) => {
-    add(station, day, shown, count, f.occurrences[cell], f.durationMs[cell], f.humanMs[cell]);
-  });
-  const position = new Map(scope.stations.map((id, i) => [id, i]));
-  for (const row of partial) {
-    if (row.station_id === null) continue;
-    const codes = row.brand_ids.map((id) => index.brandCodes.get(id) ?? -1);
-    if (codes.includes(-1)) throw new Error("a brand of the partial days is not in the index");
-    const station = position.get(row.station_id)!;
-    const day = Date.parse(row.day + "T00:00:00Z") / DAY_MS;
-    add(station, day, codes, codes.length, row.occurrences, row.duration_ms, row.human_ms);
-  }
+function summaryJson(scope: Scope, sums: Sums | null, catalog: Catalog) {
+  const zero = new Float64Array(3);
+  const figuresOf = (array: Float64Array | undefined, i: number) =>
+    array ? figuresJson(array, i) : figuresJson(zero, 0);
   const byStation = (scope.empty ? [] : scope.stations).map((id, i) =>
     `{"station_id":${JSON.stringify(id)},"station_name":${
-      JSON.stringify(index.stationNames.get(id) ?? id)
-    },${figuresJson(stations, i)}}`
+      JSON.stringify(catalog.stationNames.get(id) ?? id)
+    },${figuresOf(sums?.stations, i)}}`
   );
-  const byBrand = [...index.brandOrder].filter((code) => brands[3 * code] > 0)
-    .map((code) => `{${index.brandJson[code]},${figuresJson(brands, code)}}`);
+  const brands = sums ? [...sums.brands.keys()].filter((id) => sums.brands.get(id)![0] > 0) : [];
+  const byBrand = brands.sort().map((id) =>
+    `{"brand_id":${JSON.stringify(id)},"brand_name":${
+      JSON.stringify(catalog.brandNames.get(id) ?? id)
+    },${figuresJson(sums!.brands.get(id)!, 0)}}`
+  );
+  const period = scope.period;
+  const firstDate = period ? Math.floor(period.since.getTime() / DAY_MS) : 0;
+  const dateCount = period ? Math.ceil(period.until.getTime() / DAY_MS) - firstDate : 0;
   const byDay = Array.from(
     { length: dateCount },
     (_, i) =>
       `{"date":"${isoUtc((firstDate + i) * DAY_MS).slice(0, 10)}",` +
-      `"occurrences":${days[3 * i]},"duration_seconds":${days[3 * i + 1] / 1000}}`,
+      `"occurrences":${sums ? sums.dates[3 * i] : 0},` +
+      `"duration_seconds":${sums ? sums.dates[3 * i + 1] / 1000 : 0}}`,
   );
-  return `{"totals":{${figuresJson(totals, 0)}},"by_station":[${byStation.join(",")}],` +
+  return `{"totals":{${figuresOf(sums?.totals, 0)}},"by_station":[${byStation.join(",")}],` +
     `"by_brand":[${byBrand.join(",")}],"by_day":[${byDay.join(",")}]}`;
 }
 
@@ -174,22 +105,15 @@ export const routes = [
     errors: [401, 403, 404, 422, 429, 503],
     handler: async ({ app, principal, query }) => {
       const scope = resolveScope(principal, query, app.clock());
-      let index = await app.ads.figureIndex.at(principal.dataVersion);
-      let data: string;
-      for (let attempt = 1;; attempt++) {
-        const granted = await app.ads.grants.brandCodes(principal.reads.sql, scope, index);
-        const partial = scope.empty || partialDays(scope).length === 0
-          ? []
-          : await principal.reads.sql<PartialRow>`${partialSql(scope)}`;
-        // An approval committed since the index was read: read both again at the new version.
-        if (partial.length && partial[0].data_version !== index.version && attempt < 3) {
-          index = await app.ads.figureIndex.at(partial[0].data_version);
-          continue;
-        }
-        data = summaryJson({ scope, index, granted }, partial);
-        break;
-      }
-      const newest = await app.ads.grants.newestSnapshot(principal, index);
+      const { sql } = principal.reads;
+      const { cache } = app.ads;
+      const { data, newest } = await atOneDataVersion(principal, async (version) => {
+        const sets = visibleSets(sql, cache, scope);
+        const sums = scope.empty ? null : await summarize({ sql, cache, version, scope, sets });
+        const catalog = await catalogAt(sql, cache, version);
+        const newest = await newestSnapshot(sql, cache, grantScope(principal), version);
+        return { data: summaryJson(scope, sums, catalog), newest };
+      });
       const meta = { ...periodMeta(scope), snapshot_exported_at: newest, notice: NOTICE_ADS };
       return jsonText(`{"data":${data},"meta":${JSON.stringify(meta)}}`);
     },

@@ -17,7 +17,8 @@ async function counts() {
            (select count(*) from ads_captures)::int8 as captures,
            (select count(*) from ads_stations)::int8 as stations,
            (select count(*) from ads_brands)::int8 as brands,
-           (select count(*) from ads_day_cells)::int8 as daily`;
+           (select count(*) from ads_snapshot_names)::int8 as names,
+           (select count(*) from ads_cell_parts)::int8 as daily`;
   return row;
 }
 
@@ -274,8 +275,10 @@ test("admin: import streams with progress, --approve serves it, a snapshot id im
   const [row] = await service.db.sql`select * from ads_occurrences`;
   assert.deepEqual(row.brand_ids, ["br-1", "br-2"], "a brand list is stored sorted, once each");
   assert.equal(row.duration_ms, 30_000);
-  const [st] = await service.db.sql`select name from ads_stations where id = 'st-1'`;
+  const [st] = await service.db.sql`select name from ads_snapshot_names where id = 'st-1'`;
   assert.equal(st.name, station.name, "names survive COPY escaping");
+  const served = await service.db.sql`select name from ads_stations where id = 'st-1'`;
+  assert.equal(served.length, 0, "a station is served once a snapshot naming it is approved");
   const [snap] = await service.db.sql`select approved_at from ads_snapshots where id = 'snap-1'`;
   assert.equal(snap.approved_at, null);
   assert.equal((await counts()).daily, 0, "not aggregated before approval");
@@ -301,10 +304,10 @@ test("admin: import streams with progress, --approve serves it, a snapshot id im
   // Its figures: one cell (one station, day and brand set) of one occurrence.
   const [daily] = await service.db.sql<{ cells: Uint8Array; set: number }>`
     select d.cells, (select id from ads_brand_sets where brand_ids = '{br-1}') as set
-      from ads_day_cells d join ads_snapshots s on s.seq = d.snapshot_seq
+      from ads_cell_parts d join ads_snapshots s on s.seq = d.snapshot_seq
      where s.id = 'snap-2'`;
   const cell = new DataView(daily.cells.buffer, daily.cells.byteOffset, daily.cells.byteLength);
-  assert.deepEqual([daily.cells.byteLength, cell.getInt32(4), cell.getInt32(8)], [
+  assert.deepEqual([daily.cells.byteLength, cell.getInt32(0), cell.getInt32(8)], [
     28,
     daily.set,
     1,
@@ -328,7 +331,7 @@ test("admin: served only after approval", async () => {
   assert.deepEqual(await ids(), [U1, U2, U3]);
 });
 
-test("admin: a granted station or brand is in scope once imported, whether the grant came first", async () => {
+test("admin: a granted station or brand is in scope once a snapshot naming it is approved, whether the grant came first", async () => {
   const key = await accountWithKey("acct-4", "st-1,st-4", "br-1,br-4", "ads:read");
   const get = (path: string) =>
     service.fetch(path, { headers: { authorization: `Bearer ${key}` } });
@@ -355,6 +358,11 @@ test("admin: a granted station or brand is in scope once imported, whether the g
     { type: "station", id: "st-4", name: "Radio Four" },
     { type: "brand", id: "br-4", name: "Brand Four" },
   ], false);
+  // Known only to an unapproved snapshot: exactly as an id never imported.
+  assert.deepEqual(await scope(), [["st-1"], ["br-1"]], "st-4 and br-4 are not approved yet");
+  assert.equal(await status("station_id=st-4"), 404);
+  assert.equal(await status("brand_id=br-4"), 404);
+  await run("snapshot", "approve", "snap-4");
   assert.deepEqual(await scope(), [["st-1", "st-4"], ["br-1", "br-4"]]);
   assert.equal(await status("station_id=st-4"), 200);
   assert.equal(await status("brand_id=br-4"), 200);
@@ -382,6 +390,8 @@ test("admin: a granted station or brand is in scope once imported, whether the g
     { type: "brand", id: "br-2", name: "Brand Two (renamed)" },
     { type: "brand", id: "br-4", name: "Brand Four (renamed)" },
   ], false);
+  assert.deepEqual((await listed())[0].brands, [{ id: "br-4", name: "Brand Four" }]);
+  await run("snapshot", "approve", "snap-4c");
   assert.deepEqual((await listed())[0].brands, [{ id: "br-4", name: "Brand Four (renamed)" }]);
 });
 
@@ -506,7 +516,7 @@ test("admin: nothing is kept per account but its grant, keys and name", async ()
   // A grant is its one row, whatever the length of its period.
   await run("account", "create", "acct-7", "--name", "Seven");
   const before = await service.db.sql<{ n: number }>`
-    select (select count(*) from ads_day_cells) + (select count(*) from ads_brand_sets) as n`;
+    select (select count(*) from ads_cell_parts) + (select count(*) from ads_brand_sets) as n`;
   const grant = await run(
     "grant",
     "acct-7",
@@ -519,11 +529,11 @@ test("admin: nothing is kept per account but its grant, keys and name", async ()
   );
   assert.equal(grant.status, 0, grant.err);
   const after = await service.db.sql<{ n: number }>`
-    select (select count(*) from ads_day_cells) + (select count(*) from ads_brand_sets) as n`;
+    select (select count(*) from ads_cell_parts) + (select count(*) from ads_brand_sets) as n`;
   assert.equal(after[0].n, before[0].n);
 });
 
-test("admin: a station or brand renamed by a later import shows its new name in /ads and the summary", async () => {
+test("admin: a station or brand renamed by a later import shows its new name in /ads and the summary once approved", async () => {
   const key = await accountWithKey("acct-5", "st-1", "br-1", "ads:read,reports:read");
   const names = async () => {
     const period = `since=${iso(BASE)}&until=${iso(BASE + DAY)}`;
@@ -546,12 +556,14 @@ test("admin: a station or brand renamed by a later import shows its new name in 
     ];
   };
   assert.deepEqual(await names(), [["Brand One"], ["Brand One"], [station.name], [station.name]]);
-  // Not approved: a rename needs no approval, only occurrences do.
+  // Not approved: the names served stay (issue 30: only approved snapshots are served).
   await importLines(
     service,
     [snapshot("snap-5"), { ...brand, name: "Brand One (renamed)" }],
     false,
   );
+  assert.deepEqual(await names(), [["Brand One"], ["Brand One"], [station.name], [station.name]]);
+  await run("snapshot", "approve", "snap-5");
   assert.deepEqual(await names(), [
     ["Brand One (renamed)"],
     ["Brand One (renamed)"],
@@ -559,6 +571,7 @@ test("admin: a station or brand renamed by a later import shows its new name in 
     [station.name],
   ]);
   await importLines(service, [snapshot("snap-5b"), { ...station, name: "Radio Uno" }], false);
+  await run("snapshot", "approve", "snap-5b");
   assert.deepEqual(await names(), [
     ["Brand One (renamed)"],
     ["Brand One (renamed)"],

@@ -80,15 +80,17 @@ test("import: every line kind filling several batches keeps every row, name and 
   const [counts] = await service.db.sql<Record<string, number>>`
     select (select count(*) from ads_occurrences where id::text like '7e57ba7c-%')::int8 as occ,
            (select count(*) from ads_captures where id like 'bcap-%')::int8 as cap,
-           (select count(*) from ads_stations where id like 'bst-%')::int8 as st,
-           (select count(*) from ads_brands where id like 'bbr-%')::int8 as br`;
+           (select count(*) from ads_snapshot_names
+             where kind = 'station' and id like 'bst-%')::int8 as st,
+           (select count(*) from ads_snapshot_names where kind = 'brand' and id like 'bbr-%')::int8
+             as br`;
   assert.deepEqual(counts, { occ: occurrences, cap: captures, st: stations, br: brands });
   const [renamed] = await service.db.sql<{ n: number }>`
-    select count(*)::int8 as n from ads_stations where id like 'bst-%' and name = 'Renamed ' ||
-      substr(id, 5)`;
+    select count(*)::int8 as n from ads_snapshot_names
+     where kind = 'station' and id like 'bst-%' and name = 'Renamed ' || substr(id, 5)`;
   assert.equal(renamed.n, stations, "the last name of each station wins across batches");
   const brandNames = await service.db.sql<{ id: string; name: string }>`
-    select id, name from ads_brands where id like 'bbr-%'`;
+    select id, name from ads_snapshot_names where kind = 'brand' and id like 'bbr-%'`;
   for (const { id, name } of brandNames) {
     const i = Number(id.slice(4));
     assert.equal(name, `Marca ${i} ${"y".repeat(i % 150)}`);

@@ -1,0 +1,257 @@
+// The packed parts of the ads data (sql/006_ads_blocks.sql), read when a request needs them and
+// kept in the ads cache: a station's cells of a month, its occurrence records of a day and its
+// captures of a month, each merged from the parts of every approved snapshot.
+
+import { frag, type Fragment, type Sql } from "../db/db.ts";
+import { readInt64 } from "../encoding.ts";
+import type { AdsCache } from "./cache.ts";
+
+/** PostgreSQL's binary timestamptz counts microseconds from 2000-01-01 UTC. */
+const POSTGRES_EPOCH_US = 946_684_800_000_000;
+const CELL_BYTES = 28;
+const RECORD_BYTES = 16;
+const CAPTURE_BYTES = 20;
+
+/** The binary timestamptz at byte `at`, in epoch microseconds. */
+function timestamptzMicros(view: DataView, at: number): number {
+  return readInt64(view, at) + POSTGRES_EPOCH_US;
+}
+
+/**
+ * A station's figures of one month per brand set and day. Set i's cells are runStart[i] to
+ * runStart[i + 1] - 1, by day; cum holds running totals over all cells (occurrences, duration_ms,
+ * human_ms at 3 j, 3 j + 1, 3 j + 2 before cell j), so any days of a set are a difference.
+ */
+export interface CellBlock {
+  sets: Int32Array;
+  runStart: Int32Array;
+  day: Int32Array;
+  cum: Float64Array;
+}
+
+/** A station's occurrences of one day in start order: start (epoch µs), brand set, ms * 2 + human. */
+export interface RecordBlock {
+  starts: Float64Array;
+  sets: Int32Array;
+  durations: Int32Array;
+}
+
+/** A station's captures overlapping one month, by start then end; instants in epoch µs. */
+export interface CaptureBlock {
+  starts: Float64Array;
+  ends: Float64Array;
+  seqs: Int32Array;
+}
+
+export type BlockKind = "cells" | "records" | "captures";
+
+/** The data version the request reads at changed under it: read again at `version`. */
+export class DataMoved extends Error {
+  constructor(readonly version: string) {
+    super("the ads data changed during the request");
+  }
+}
+
+const viewOf = (bytes: Uint8Array) =>
+  new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+/** Indices 0..n-1 sorted by `before`, or null when already in order. */
+function orderOf(n: number, before: (a: number, b: number) => number): Int32Array | null {
+  let sorted = true;
+  for (let i = 1; i < n && sorted; i++) sorted = before(i - 1, i) <= 0;
+  return sorted ? null : Int32Array.from({ length: n }, (_, i) => i).sort(before);
+}
+
+function decodeCells(bytes: Uint8Array): CellBlock {
+  const view = viewOf(bytes);
+  const n = bytes.byteLength / CELL_BYTES;
+  const at = (i: number, offset: number) => view.getInt32(i * CELL_BYTES + offset);
+  // Parts of several snapshots: each sorted by set and day, together not; equal keys are added.
+  const order = orderOf(n, (a, b) => at(a, 0) - at(b, 0) || at(a, 4) - at(b, 4));
+  const sets: number[] = [];
+  const runStart: number[] = [];
+  const day = new Int32Array(n);
+  const cum = new Float64Array(3 * (n + 1));
+  let cells = 0;
+  for (let k = 0; k < n; k++) {
+    const i = order ? order[k] : k;
+    const [set, d] = [at(i, 0), at(i, 4)];
+    const base = i * CELL_BYTES;
+    const same = cells > 0 && sets[sets.length - 1] === set && day[cells - 1] === d;
+    if (!same) {
+      if (sets[sets.length - 1] !== set) {
+        sets.push(set);
+        runStart.push(cells);
+      }
+      day[cells] = d;
+      cum.copyWithin(3 * (cells + 1), 3 * cells, 3 * cells + 3);
+      cells++;
+    }
+    cum[3 * cells] += view.getInt32(base + 8);
+    cum[3 * cells + 1] += readInt64(view, base + 12);
+    cum[3 * cells + 2] += readInt64(view, base + 20);
+  }
+  runStart.push(cells);
+  return {
+    sets: Int32Array.from(sets),
+    runStart: Int32Array.from(runStart),
+    day: day.slice(0, cells),
+    cum: cum.slice(0, 3 * (cells + 1)),
+  };
+}
+
+function decodeRecords(bytes: Uint8Array): RecordBlock {
+  const view = viewOf(bytes);
+  const n = bytes.byteLength / RECORD_BYTES;
+  const start = (i: number) => timestamptzMicros(view, i * RECORD_BYTES);
+  const order = orderOf(n, (a, b) => start(a) - start(b));
+  const block = {
+    starts: new Float64Array(n),
+    sets: new Int32Array(n),
+    durations: new Int32Array(n),
+  };
+  for (let k = 0; k < n; k++) {
+    const i = order ? order[k] : k;
+    block.starts[k] = start(i);
+    block.sets[k] = view.getInt32(i * RECORD_BYTES + 8);
+    block.durations[k] = view.getInt32(i * RECORD_BYTES + 12);
+  }
+  return block;
+}
+
+function decodeCaptures(bytes: Uint8Array): CaptureBlock {
+  const view = viewOf(bytes);
+  const n = bytes.byteLength / CAPTURE_BYTES;
+  const field = (i: number, offset: number) => timestamptzMicros(view, i * CAPTURE_BYTES + offset);
+  const seq = (i: number) => view.getInt32(i * CAPTURE_BYTES + 16);
+  const order = orderOf(n, (a, b) => field(a, 0) - field(b, 0) || field(a, 8) - field(b, 8));
+  const block = { starts: new Float64Array(n), ends: new Float64Array(n), seqs: new Int32Array(n) };
+  for (let k = 0; k < n; k++) {
+    const i = order ? order[k] : k;
+    block.starts[k] = field(i, 0);
+    block.ends[k] = field(i, 8);
+    block.seqs[k] = seq(i);
+  }
+  return block;
+}
+
+const KINDS = {
+  cells: {
+    table: frag`ads_cell_parts`,
+    data: frag`p.cells`,
+    unit: frag`p.month`,
+    decode: decodeCells,
+  },
+  records: {
+    table: frag`ads_record_parts`,
+    data: frag`p.records`,
+    unit: frag`p.day`,
+    decode: decodeRecords,
+  },
+  captures: {
+    table: frag`ads_capture_parts`,
+    data: frag`p.captures`,
+    unit: frag`p.month`,
+    decode: decodeCaptures,
+  },
+} satisfies Record<BlockKind, { table: Fragment; data: Fragment; unit: Fragment; decode: unknown }>;
+
+interface BlockTypes {
+  cells: CellBlock;
+  records: RecordBlock;
+  captures: CaptureBlock;
+}
+
+/** A block as cached: the approved snapshots it was merged from, the data version last checked. */
+interface Kept<T> {
+  stamp: string;
+  checkedAt: string;
+  block: T;
+}
+
+/** How many grants' views of a cell block lib/ads/figures.ts keeps beside it, at most. */
+export const CELL_VIEWS_KEPT = 4;
+
+/** A block's bytes, with room for the views of it kept beside it (a cell block's). */
+function bytesOf(block: CellBlock | RecordBlock | CaptureBlock): number {
+  const arrays = Object.values(block).reduce(
+    (n, a: ArrayLike<number> & { byteLength: number }) => n + a.byteLength,
+    200,
+  );
+  return "runStart" in block ? arrays + CELL_VIEWS_KEPT * (800 + 16 * block.sets.length) : arrays;
+}
+
+/**
+ * The blocks of `keys` (station and month or day) at data version `version`. A block checked at
+ * that version comes from the cache; the others are checked, and read when their snapshots
+ * changed, in one statement, which throws DataMoved when the data is at another version.
+ */
+export async function readBlocks<K extends BlockKind>(
+  sql: Sql,
+  cache: AdsCache,
+  kind: K,
+  version: string,
+  keys: { station: string; unit: number }[],
+): Promise<BlockTypes[K][]> {
+  const spec = KINDS[kind];
+  const cacheKey = (k: { station: string; unit: number }) => `${kind}|${k.station}|${k.unit}`;
+  const found: (BlockTypes[K] | undefined)[] = [];
+  const stale: number[] = [];
+  keys.forEach((k, i) => {
+    const kept = cache.get<Kept<BlockTypes[K]>>(cacheKey(k));
+    if (kept?.checkedAt === version) found[i] = kept.block;
+    else stale.push(i);
+  });
+  if (!stale.length) return found as BlockTypes[K][];
+  // Taken now: setting the blocks read below may evict them.
+  const kept = stale.map((i) => cache.get<Kept<BlockTypes[K]>>(cacheKey(keys[i])));
+  const known = kept.map((k) => k?.stamp ?? "");
+  const rows = await sql<
+    {
+      data_version: string;
+      station_id: string | null;
+      unit: number;
+      stamp: string;
+      data: string | null;
+    }
+  >`
+    with k as (select * from unnest(${stale.map((i) => keys[i].station)}::text[],
+                                    ${stale.map((i) => keys[i].unit)}::int[],
+                                    ${known}::text[]) as k(station_id, unit, known)),
+    p as (select k.station_id, k.unit, k.known,
+                 string_agg(p.snapshot_seq::text, ',' order by p.snapshot_seq) as stamp,
+                 string_agg(${spec.data}, ''::bytea order by p.snapshot_seq) as data
+            from k join ${spec.table} p on p.station_id = k.station_id and ${spec.unit} = k.unit
+           where p.snapshot_seq in (select seq from ads_snapshots where approved_at is not null)
+           group by 1, 2, 3)
+    select v.version::text as data_version, p.station_id, p.unit, p.stamp,
+           case when p.stamp = p.known then null else encode(p.data, 'base64') end as data
+      from ads_data_version v left join p on true`;
+  if (rows[0].data_version !== version) throw new DataMoved(rows[0].data_version);
+  const read = new Map(
+    rows.filter((r) => r.station_id !== null).map((r) => [
+      `${kind}|${r.station_id}|${r.unit}`,
+      r,
+    ]),
+  );
+  const empty = spec.decode(new Uint8Array(0)) as BlockTypes[K];
+  for (const [j, i] of stale.entries()) {
+    const key = cacheKey(keys[i]);
+    const row = read.get(key);
+    let block: BlockTypes[K];
+    if (row && row.data === null) block = kept[j]!.block;
+    else block = row?.data ? spec.decode(Uint8Array.fromBase64(row.data)) as BlockTypes[K] : empty;
+    cache.set(key, { stamp: row?.stamp ?? "", checkedAt: version, block }, bytesOf(block));
+    found[i] = block;
+  }
+  return found as BlockTypes[K][];
+}
+
+/** UTC months since 1970-01 of an instant in epoch ms, and the first day number of a month. */
+export function monthOf(ms: number): number {
+  const d = new Date(ms);
+  return (d.getUTCFullYear() - 1970) * 12 + d.getUTCMonth();
+}
+export function monthStartMs(month: number): number {
+  return Date.UTC(1970 + Math.floor(month / 12), month % 12, 1);
+}

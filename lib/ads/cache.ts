@@ -1,0 +1,50 @@
+// The one cache of the ads API: everything an instance keeps of the ads data (parts of figures,
+// starts and captures, names, each grant's visible brand sets), bounded by ADS_CACHE_MB.
+
+/** An entry's value and the bytes it holds, as estimated by whoever put it. */
+interface Entry {
+  value: unknown;
+  bytes: number;
+}
+
+export type AdsCache = ReturnType<typeof createAdsCache>;
+
+/**
+ * Least recently used entries go first once the bytes held pass `maxBytes`. A value larger than
+ * the whole bound is not kept (its request uses it and lets it go).
+ */
+export function createAdsCache(maxBytes: number) {
+  // A Map iterates in insertion order: an entry used is moved to the end, the first is the oldest.
+  const entries = new Map<string, Entry>();
+  let held = 0;
+  let evictions = 0;
+  const drop = (key: string) => {
+    const entry = entries.get(key);
+    if (!entry) return;
+    entries.delete(key);
+    held -= entry.bytes;
+  };
+  return {
+    get<T>(key: string): T | undefined {
+      const entry = entries.get(key);
+      if (!entry) return undefined;
+      entries.delete(key);
+      entries.set(key, entry);
+      return entry.value as T;
+    },
+    set(key: string, value: unknown, bytes: number): void {
+      drop(key);
+      if (bytes > maxBytes) return void evictions++;
+      entries.set(key, { value, bytes });
+      held += bytes;
+      for (const oldest of entries.keys()) {
+        if (held <= maxBytes) break;
+        drop(oldest);
+        evictions++;
+      }
+    },
+    /** The bytes held now (never more than the bound), and how many entries were let go so far. */
+    held: () => held,
+    evictions: () => evictions,
+  };
+}

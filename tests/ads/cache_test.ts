@@ -1,0 +1,163 @@
+// What an instance keeps of the ads data is a cache of the database: a grant changed by SQL alone
+// shows at once, a restarted instance answers at once and exactly, and the cache keeps to its
+// bound (ADS_CACHE_MB).
+
+import assert from "node:assert/strict";
+import {
+  DAY,
+  expectedOccurrences,
+  type Fixture,
+  type Grant,
+  loadFixture,
+  type Occ,
+} from "./_fixture.ts";
+import { body, startTestService, test } from "../_server.ts";
+import { startService } from "../../lib/server.ts";
+import { allRoutes } from "../../routes/index.ts";
+import type { Db } from "../../lib/db/db.ts";
+import { type AdsApp, atOneDataVersion } from "../../lib/ads/wing.ts";
+import { DataMoved } from "../../lib/ads/blocks.ts";
+import type { AdsPrincipal } from "../../lib/ads/apikey.ts";
+import { ApiError } from "../../lib/errors.ts";
+
+const CACHE_MB = 0.25;
+const service = await startTestService({
+  env: { RATE_LIMIT_KEY_PER_MINUTE: "1000000", ADS_CACHE_MB: String(CACHE_MB) },
+});
+const fx: Fixture = await loadFixture(service, 5);
+const iso = (ms: number) => new Date(ms).toISOString();
+// deno-lint-ignore no-explicit-any
+type Json = any;
+
+async function get(base: string, path: string, key: string): Promise<Json> {
+  const res = await fetch(base + path, { headers: { authorization: `Bearer ${key}` } });
+  const json = await body<Json>(res);
+  assert.equal(res.status, 200, `${path}: ${JSON.stringify(json).slice(0, 300)}`);
+  return json;
+}
+
+/** What the three data routes answer for the grant's first 20 days, figures and ids. */
+async function answers(base: string, account: string) {
+  const grant = fx.grants.get(account)!;
+  const key = fx.keys.get(account)!;
+  const period = `since=${iso(grant.since)}&until=${iso(grant.since + 20 * DAY)}`;
+  const pages = [];
+  for (let offset = 0;; offset += 100) {
+    const page = await get(base, `/api/v1/ads?${period}&limit=100&offset=${offset}`, key);
+    pages.push(page);
+    if (!page.meta.has_more) break;
+  }
+  return {
+    total: pages[0].meta.total,
+    ids: pages.flatMap((p) => p.data.map((o: Json) => [o.id, o.brands.map((b: Json) => b.id)])),
+    summary: (await get(base, `/api/v1/reports/summary?${period}`, key)).data,
+    coverage: (await get(base, `/api/v1/coverage?${period}`, key)).data,
+  };
+}
+
+function figures(list: Occ[]) {
+  let ms = 0;
+  for (const o of list) ms += o.end - o.start;
+  return [list.length, ms / 1000];
+}
+
+test("ads: a grant changed by SQL alone changes pages, totals and summaries alike", async () => {
+  const account = "acme";
+  const grant = fx.grants.get(account)!;
+  const key = fx.keys.get(account)!;
+  // Read once, so that what the instance keeps of the old grant would answer if it were used.
+  await answers(service.url, account);
+  const changed: Grant = { ...grant, brands: grant.brands.slice(0, 1) };
+  await service.db.sql`
+    update ads_grants set brand_ids = ${changed.brands}::text[] where account_id = ${account}`;
+  const period = `since=${iso(grant.since)}&until=${iso(grant.since + 20 * DAY)}`;
+  const expected = expectedOccurrences(fx, changed, grant.since, grant.since + 20 * DAY);
+  assert.ok(
+    expected.length < expectedOccurrences(fx, grant, grant.since, grant.since + 20 * DAY).length,
+    "the change hides occurrences",
+  );
+  const now = await answers(service.url, account);
+  assert.equal(now.total, expected.length, "total");
+  assert.deepEqual(
+    now.ids,
+    expected.map((o) => [o.id, o.brand_ids.filter((b) => changed.brands.includes(b)).sort()]),
+    "pages",
+  );
+  assert.deepEqual(
+    [now.summary.totals.occurrences, now.summary.totals.duration_seconds],
+    figures(expected),
+    "summary totals",
+  );
+  assert.deepEqual(now.summary.by_brand.map((b: Json) => b.brand_id), changed.brands, "by_brand");
+  const who = await get(service.url, "/api/v1/whoami", key);
+  assert.deepEqual(who.data.scope.brands.map((b: Json) => b.id), changed.brands, "whoami");
+  // And back: the figures follow again.
+  await service.db.sql`
+    update ads_grants set brand_ids = ${grant.brands}::text[] where account_id = ${account}`;
+  const back = await get(service.url, `/api/v1/reports/summary?${period}`, key);
+  assert.equal(
+    back.data.totals.occurrences,
+    expectedOccurrences(fx, grant, grant.since, grant.since + 20 * DAY).length,
+  );
+});
+
+test("ads: a restarted instance answers at once and exactly as before, loading nothing at start", async () => {
+  const before = await answers(service.url, "beta");
+  // A second instance on the same database, as after a restart: its cache starts empty.
+  const shared: Db = { ...service.db, close: () => Promise.resolve() };
+  const started = performance.now();
+  const second = await startService({
+    config: service.app.config,
+    db: shared,
+    clock: service.clock,
+    log: () => {},
+    routes: allRoutes,
+    startWorkers: false,
+  });
+  try {
+    assert.equal((second.app as AdsApp).ads.cache.held(), 0, "nothing loaded at start");
+    const key = fx.keys.get("beta")!;
+    const res = await fetch(`${second.url}/api/v1/ads`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    await res.body?.cancel();
+    assert.equal(res.status, 200);
+    const seconds = (performance.now() - started) / 1000;
+    assert.ok(seconds < 2, `first /ads answered ${seconds.toFixed(2)} s after the start`);
+    assert.deepEqual(await answers(second.url, "beta"), before);
+  } finally {
+    await second.shutdown();
+  }
+});
+
+test("ads: the cache never holds more than ADS_CACHE_MB", () => {
+  const cache = (service.app as AdsApp).ads.cache;
+  assert.ok(cache.held() > 0, "it holds something after the requests above");
+  assert.ok(cache.held() <= CACHE_MB * 1024 * 1024, `${cache.held()} bytes held`);
+});
+
+test("ads: data that moves under a request is read again at the new version, else 503", async () => {
+  const principal = { dataVersion: "v1" } as AdsPrincipal;
+  const seen: string[] = [];
+  // Moved once: the whole read runs again at the version the database gave, never a mix.
+  const answer = await atOneDataVersion(principal, (version) => {
+    seen.push(version);
+    if (version === "v1") throw new DataMoved("v2");
+    return Promise.resolve(`figures at ${version}`);
+  });
+  assert.deepEqual([answer, seen], ["figures at v2", ["v1", "v2"]]);
+  // Moving on every read: 503 UNAVAILABLE with Retry-After, no figures at all.
+  let reads = 0;
+  const refused = await atOneDataVersion(principal, (version) => {
+    reads++;
+    throw new DataMoved(`${version}+`);
+  }).catch((err) => err);
+  assert.ok(refused instanceof ApiError);
+  assert.deepEqual([refused.status, refused.code], [503, "UNAVAILABLE"]);
+  assert.ok(Number(refused.headers["Retry-After"]) >= 1);
+  assert.ok(reads > 1 && reads < 10, `${reads} reads`);
+});
+
+test("ads cache: close the service", async () => {
+  await service.close();
+});
