@@ -183,6 +183,11 @@ export function dateTime(description?: string, example?: string): Schema<Date> {
       ) {
         throw invalid(field, `${field} is not a real date and time.`);
       }
+      // PostgreSQL has no year 0 (1 BC precedes AD 1): an earlier instant would fail in the
+      // query instead of here.
+      if (date.getUTCFullYear() < 1) {
+        throw invalid(field, `${field} must be in the year 1 or later.`);
+      }
       return date;
     },
   );

@@ -42,6 +42,10 @@ test("schema: dateTime requires a time zone and a real date", () => {
   failsOn(() => schema.parse("2026-11-20", "since"), "since");
   failsOn(() => schema.parse("2026-02-30T00:00:00Z", "since"), "since");
   failsOn(() => schema.parse(1700000000, "since"), "since");
+  // Year 0, directly or through an offset: PostgreSQL has none.
+  failsOn(() => schema.parse("0000-01-01T00:00:00Z", "since"), "since");
+  failsOn(() => schema.parse("0001-01-01T00:30:00+01:00", "since"), "since");
+  assert.equal(schema.parse("0001-01-01T00:00:00Z", "since").getUTCFullYear(), 1);
 });
 
 test("schema: email, uuid v4 and enum reject what they do not describe", () => {
