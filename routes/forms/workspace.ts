@@ -229,6 +229,14 @@ export const routes = [
           select 1 from memberships m join users u on u.id = m.user_id
           where m.workspace_id = ${principal.workspaceId} and lower(u.email) = lower(${body.email})`;
         if (member) throw conflict("This address is a member's already.", "email");
+        // Inviting again replaces the pending invitation: an owner's invitation to the owner role
+        // is an owner's to replace.
+        const [pending] = await tx<{ role: Role }>`
+          select role from invitations
+          where workspace_id = ${principal.workspaceId} and lower(email) = lower(${body.email})
+            and expires_at > ${app.clock()}
+          for update`;
+        checkOwnerRule(principal, pending?.role ?? null);
         return invitationOut(
           await invite(
             tx,

@@ -278,6 +278,15 @@ test("members: only an owner may add, promote to, demote or remove an owner (adm
   const stranger = await registerUser(service);
   const before = await members(owner.workspaceId);
   await expectError(await addByEmail(admin, stranger.email, "owner"), 403, "FORBIDDEN");
+  // Nor replace an owner's pending invitation to the owner role by inviting the address again.
+  const invited = `o${crypto.randomUUID().slice(0, 8)}@example.com`;
+  const byOwnerInvite = await addByEmail(owner, invited, "owner");
+  assert.equal(byOwnerInvite.status, 202);
+  await byOwnerInvite.body?.cancel();
+  await expectError(await addByEmail(admin, invited, "viewer"), 403, "FORBIDDEN");
+  const [kept] = await service.db.sql<{ role: string }>`
+    select role from invitations where workspace_id = ${owner.workspaceId} and email = ${invited}`;
+  assert.equal(kept.role, "owner");
   await expectError(await changeRole(admin, editor.userId, "owner"), 403, "FORBIDDEN");
   await expectError(await changeRole(admin, coOwner.userId, "admin"), 403, "FORBIDDEN");
   await expectError(await remove(admin, coOwner.userId), 403, "FORBIDDEN");
