@@ -167,8 +167,9 @@ begin
    group by 1, 2, 3;
 
   -- Names: those the snapshot gives, unless a later approved snapshot gave them already; then
-  -- those of stations and brands its data refers to and no approved snapshot named, from the
-  -- import that defined them.
+  -- those of stations and brands its data refers to and no approved snapshot named: the latest
+  -- name an approved snapshot gave, else the id itself. A name only a pending import gave is
+  -- never served from here; that import's own approval serves it (named_seq 0 yields to it).
   insert into ads_stations (id, name, named_seq)
   select id, name, seq from ads_snapshot_names where kind = 'station' and snapshot_seq = seq
   on conflict (id) do update set name = excluded.name, named_seq = excluded.named_seq
@@ -178,21 +179,27 @@ begin
   on conflict (id) do update set name = excluded.name, named_seq = excluded.named_seq
    where ads_brands.named_seq <= excluded.named_seq;
   insert into ads_stations (id, name, named_seq)
-  select distinct on (n.id) n.id, n.name, 0
-    from ads_snapshot_names n
-   where n.kind = 'station'
-     and n.id in (select station_id from ads_pack_own
-                  union select station_id from ads_pack_captures)
-     and n.id not in (select id from ads_stations)
-   order by n.id, n.snapshot_seq desc;
+  select r.id, coalesce((select n.name from ads_snapshot_names n
+                          where n.kind = 'station' and n.id = r.id
+                            and (n.snapshot_seq = 0
+                                 or exists (select 1 from ads_snapshots a
+                                             where a.seq = n.snapshot_seq
+                                               and a.approved_at is not null))
+                          order by n.snapshot_seq desc limit 1), r.id), 0
+    from (select station_id as id from ads_pack_own
+          union select station_id from ads_pack_captures) r
+   where r.id not in (select id from ads_stations);
   insert into ads_brands (id, name, named_seq)
-  select distinct on (n.id) n.id, n.name, 0
-    from ads_snapshot_names n
-   where n.kind = 'brand'
-     and n.id in (select unnest(b.brand_ids) from ads_brand_sets b
-                   where b.id in (select distinct brand_set from ads_pack_rows))
-     and n.id not in (select id from ads_brands)
-   order by n.id, n.snapshot_seq desc;
+  select r.id, coalesce((select n.name from ads_snapshot_names n
+                          where n.kind = 'brand' and n.id = r.id
+                            and (n.snapshot_seq = 0
+                                 or exists (select 1 from ads_snapshots a
+                                             where a.seq = n.snapshot_seq
+                                               and a.approved_at is not null))
+                          order by n.snapshot_seq desc limit 1), r.id), 0
+    from (select distinct unnest(b.brand_ids) as id from ads_brand_sets b
+           where b.id in (select distinct brand_set from ads_pack_rows)) r
+   where r.id not in (select id from ads_brands);
   drop table ads_pack_own, ads_pack_captures, ads_pack_rows;
 end $$;
 

@@ -113,9 +113,9 @@ async function cellBlocks(r: ReadAt, first: number, end: number) {
     r.version,
     keys.map((k) => ({ station: r.scope.stations[k.station], unit: k.month })),
   );
-  // A block with this request's view has its sets resolved already.
-  const unseen = blocks.filter((block) => !seenByBlock.get(block)?.has(viewKey(r)));
-  await r.sets.resolve(unseen.flatMap((block) => [...block.sets]));
+  // Every block's sets, even those with a view for this grant already: that view may be evicted
+  // by other requests during the await, and seenOf then rebuilds it from this request's sets.
+  await r.sets.resolve(blocks.flatMap((block) => [...block.sets]));
   return keys.map((k, i) => ({
     ...k,
     block: blocks[i],

@@ -80,12 +80,15 @@ function pageSql(
   page: { scope: Scope; since: Date; until: Date; skip: number; sets: number[] },
   limit: number,
 ) {
+  const scoped = scopedOccurrences(page.scope, page.since, page.until, page.sets);
+  // The version comes as a row of its own, which an empty page keeps (id null there).
   return frag`
-    select (select version::text from ads_data_version) as data_version, v.id, v.station_id,
+    select d.version::text as data_version, v.id, v.station_id,
            v.ad_started_at, v.ad_ended_at, v.duration_ms, v.duration_precision, v.brand_ids
-      from (${scopedOccurrences(page.scope, page.since, page.until, page.sets)}) v
-     order by v.ad_started_at, v.id
-    offset ${page.skip} limit ${limit}`;
+      from ads_data_version d
+      left join (select o.* from (${scoped}) o order by o.ad_started_at, o.id
+                 offset ${page.skip} limit ${limit}) v on true
+     order by v.ad_started_at, v.id`;
 }
 
 /**
@@ -116,10 +119,11 @@ async function pageAt(r: ReadAt, offset: number, limit: number) {
   const firstPartial = edges[0]?.since.getTime() === scope.period!.since.getTime() ? partial[0] : 0;
   const start = pageStart(scope, perDay, firstPartial, offset);
   const page = await locatePage(r, start.from, start.offset, limit);
-  const rows = page ? await r.sql<PageRow>`${pageSql(page, limit)}` : [];
-  // An approval committed since the figures were read: all of it again at the new version. (No
-  // row at all: the grant was replaced since the key lookup, and nothing is visible.)
-  if (rows.length && rows[0].data_version !== r.version) throw new DataMoved(rows[0].data_version);
+  const read = page ? await r.sql<PageRow>`${pageSql(page, limit)}` : [];
+  // An approval committed since the figures were read: all of it again at the new version,
+  // checked on an empty page too. (No visible row: the grant was replaced since the key lookup.)
+  if (read.length && read[0].data_version !== r.version) throw new DataMoved(read[0].data_version);
+  const rows = read.filter((row) => row.id !== null);
   return { rows, total };
 }
 

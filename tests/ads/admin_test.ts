@@ -395,6 +395,47 @@ test("admin: a granted station or brand is in scope once a snapshot naming it is
   assert.deepEqual((await listed())[0].brands, [{ id: "br-4", name: "Brand Four (renamed)" }]);
 });
 
+test("admin: a name only a pending snapshot gives is never served by another's approval, until its own", async () => {
+  const key = await accountWithKey("acct-px", "st-1,st-x", "br-1,br-x", "ads:read,reports:read");
+  const headers = { authorization: `Bearer ${key}` };
+  const period = `since=${iso(BASE + 4 * DAY)}&until=${iso(BASE + 5 * DAY)}`;
+  const names = async () => {
+    const who = await body<
+      { data: { scope: { stations: { name: string }[]; brands: { name: string }[] } } }
+    >(await service.fetch("/api/v1/whoami", { headers }));
+    const ads = await body<{ data: { station_name: string; brands: { name: string }[] }[] }>(
+      await service.fetch(`/api/v1/ads?${period}`, { headers }),
+    );
+    const summary = await body<
+      { data: { by_brand: { brand_name: string }[]; by_station: { station_name: string }[] } }
+    >(await service.fetch(`/api/v1/reports/summary?${period}`, { headers }));
+    return JSON.stringify([who.data.scope, ads.data, summary.data]);
+  };
+  await importLines(service, [
+    snapshot("snap-pend"),
+    { type: "station", id: "st-x", name: "SECRET pending station" },
+    { type: "brand", id: "br-x", name: "SECRET pending brand" },
+  ], false);
+  const U9 = "0b6d7a36-7c52-4f0e-9a55-5d2b0c3e1f99";
+  const res = await importLines(service, [
+    snapshot("snap-appr"),
+    occurrence(U9, {
+      station_id: "st-x",
+      ad_started_at: iso(BASE + 4 * DAY),
+      ad_ended_at: iso(BASE + 4 * DAY + 30_000),
+      brand_ids: ["br-x"],
+    }),
+  ], true);
+  assert.equal(res.status, 0, res.err.join("\n"));
+  const before = await names();
+  assert.ok(before.includes('"st-x"') && before.includes('"br-x"'), before);
+  assert.doesNotMatch(before, /SECRET/, "a pending snapshot's names are not served");
+  assert.equal((await run("snapshot", "approve", "snap-pend")).status, 0);
+  const after = await names();
+  assert.match(after, /SECRET pending station/);
+  assert.match(after, /SECRET pending brand/);
+});
+
 test("admin: import keeps every date-time to the microsecond, whatever its offset", async () => {
   // PostgreSQL's own reading of the same text is the reference (sent as text: postgres.js
   // would pass a timestamptz parameter through Date, which keeps milliseconds only).
