@@ -2,7 +2,7 @@
 // of 10 questions with 100,000 sessions and 1,000,000 answers (and their 1,100,000 events):
 // pages of 100 sessions with their answers and the summary, each from 8 clients over keep-alive
 // HTTP/1.1 (bench/http1.ts), and erasures of a person with 100 sessions. Prints p50/p99 and the
-// erasure times. Targets: page and summary p99 <= 50 ms at 8 clients; an erasure <= 1 s.
+// erasure times. Its targets are in bench/README.md.
 //   options: --sessions N (default 100000), --clients C (default 8), --seconds S (default 10),
 //   --keep (PostgreSQL: keep the scratch database and print its URL), --reuse URL (measure on a
 //   kept one; people it erased already count 0 sessions).
