@@ -34,6 +34,7 @@ create function onda_erase_sessions(p_workspace uuid, p_sessions bigint[])
 returns integer language plpgsql as $$
 declare
   v_erased text[];
+  v_slugs text[];
   v_session text;
   v_events uuid[] := '{}';
 begin
@@ -42,10 +43,12 @@ begin
   -- events already gone, so no delivery of an erased event is written after this one.
   perform 1 from event_positions for update;
   with gone as (
-    delete from sessions where workspace_id = p_workspace and id = any(p_sessions)
-    returning id
+    delete from sessions s using questionnaires q
+    where s.workspace_id = p_workspace and s.id = any(p_sessions) and q.id = s.questionnaire_id
+    returning s.id, q.slug
   )
-  select coalesce(array_agg(id::text), '{}') into v_erased from gone;
+  select coalesce(array_agg(id::text), '{}'), coalesce(array_agg(slug), '{}')
+    into v_erased, v_slugs from gone;
   if cardinality(v_erased) = 0 then
     return 0;
   end if;
@@ -63,6 +66,15 @@ begin
   delete from webhook_deliveries
   where webhook_id = any(array(select id from webhooks where workspace_id = p_workspace))
     and event_id = any(v_events);
+  -- The visitors' Idempotency-Key records of the start and the answers: the start's keeps an
+  -- unkeyed digest of the name and address, and a retry would replay an erased session. Their
+  -- routes are the concrete paths (lib/http/idempotency.ts routeKey), the start's answer its id.
+  delete from idempotency_keys k
+  using unnest(v_erased, v_slugs) as e(id, slug)
+  where k.principal = 'public'
+    and ((k.route = 'POST /api/v1/public/q/' || e.slug || '/sessions'
+          and k.body = '{"sessionId":' || e.id || '}')
+      or k.route = 'POST /api/v1/public/q/' || e.slug || '/sessions/' || e.id || '/answers');
   return cardinality(v_erased);
 end
 $$;

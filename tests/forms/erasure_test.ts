@@ -376,6 +376,39 @@ test("erasure: deleting one session erases its events from the feed and its deli
   }
 });
 
+test("erasure: the visitor's Idempotency-Key records of the start and answers go too", async () => {
+  const owner = await registerUser(service);
+  const form = await publishedQuestionnaire(service, owner);
+  const keyed = (path: string, payload: unknown) =>
+    service.fetch(path, {
+      method: "POST",
+      headers: { "content-type": "application/json", "idempotency-key": crypto.randomUUID() },
+      body: JSON.stringify(payload),
+    });
+  const started = await keyed(
+    `/api/v1/public/q/${form.slug}/sessions`,
+    sessionBody({ name: "Gil Keyed", email: "gil.keyed@example.org" }),
+  );
+  assert.equal(started.status, 201);
+  const { sessionId } = await body<{ sessionId: number }>(started);
+  const q = form.questions[0];
+  const answered = await keyed(`/api/v1/public/q/${form.slug}/sessions/${sessionId}/answers`, {
+    questionId: q.id,
+    answerText: validAnswerFor(q),
+  });
+  assert.equal(answered.status, 201, await answered.clone().text());
+  await answered.body?.cancel();
+  const records = () =>
+    service.db.sql<{ route: string }>`
+      select route from idempotency_keys
+      where route like ${`POST /api/v1/public/q/${form.slug}/sessions%`}`;
+  assert.equal((await records()).length, 2, "both requests left a record");
+  const res = await erase(owner, "gil.keyed@example.org");
+  assert.equal(res.status, 200, await res.clone().text());
+  await res.body?.cancel();
+  assert.equal((await records()).length, 0, "no record of the erased session is left");
+});
+
 test("erasure: close the service", async () => {
   await (service as TestService).close();
 });
