@@ -642,7 +642,7 @@ async function runInstances(
   for (let i = 0; i < concurrency; i++) {
     const key = generateKey();
     await sql`insert into ads_api_keys (account_id, digest, prefix, label, permissions)
-              values ('bench50', decode(${key.digestHex}, 'hex'), ${key.prefix}, 'bench',
+              values ('bench50', ${key.digest}, ${key.prefix}, 'bench',
                       '{ads:read,reports:read,coverage:read}')`;
     keys.push(key.key);
   }

@@ -1,7 +1,8 @@
 // Bytes as text: base64, base64url (no padding), lower-case hex and percent-decoding, one implementation for
 // keys, tokens, cursors, password hashes, sealed records and signatures; the SHA-256 digest of
-// a text as hex, the stored form of API keys, tokens and request hashes; and the big-endian
-// int8 of PostgreSQL's binary forms (int8send, timestamptz_send).
+// a text, the stored form of API keys and tokens (lib/http/credentials.ts) and, as hex, of
+// request hashes; and the big-endian int8 of PostgreSQL's binary forms (int8send,
+// timestamptz_send).
 
 import { createHash } from "node:crypto";
 
@@ -26,11 +27,16 @@ export function hex(bytes: Uint8Array): string {
 }
 
 /**
- * SHA-256 of a text (UTF-8) as hex. Synchronous node:crypto: it runs on every authenticated
- * request, and crypto.subtle's asynchronous digest cost a tenth of the service's CPU there.
+ * SHA-256 of a text (UTF-8). Synchronous node:crypto: it runs on every authenticated request,
+ * and crypto.subtle's asynchronous digest cost a tenth of the service's CPU there.
  */
+export function sha256(text: string): Uint8Array {
+  return createHash("sha256").update(text).digest();
+}
+
+/** The same as hex. */
 export function sha256Hex(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
+  return hex(sha256(text));
 }
 
 /** decodeURIComponent, or the text unchanged where it is not valid percent-encoding. */

@@ -11,6 +11,7 @@ import m008 from "./008_bot_protection.sql" with { type: "text" };
 import m009 from "./009_responses.sql" with { type: "text" };
 import m010 from "./010_placeholder.sql" with { type: "text" };
 import m011 from "./011_placeholder.sql" with { type: "text" };
+import m012 from "./012_credential_digests.sql" with { type: "text" };
 
 export const migrations: { name: string; text: string }[] = [
   { name: "001_core.sql", text: m001 },
@@ -24,4 +25,5 @@ export const migrations: { name: string; text: string }[] = [
   { name: "009_responses.sql", text: m009 },
   { name: "010_placeholder.sql", text: m010 },
   { name: "011_placeholder.sql", text: m011 },
+  { name: "012_credential_digests.sql", text: m012 },
 ];

@@ -1,12 +1,13 @@
-// Ads API keys: generation, SHA-256 digests, constant-time comparison and the apiKey(permission)
-// AuthRule with its per-key rate limit (contract.md §2 "API keys", "Order of checks").
+// Ads API keys: their shape and permissions, and the apiKey(permission) AuthRule with its
+// per-key rate limit (contract.md §2 "API keys", "Order of checks"). How a key is made, stored
+// and found: lib/http/credentials.ts.
 
 import { ApiError } from "../errors.ts";
 import { SCOPE_ID } from "./params.ts";
 import type { Period } from "./period.ts";
 import type { AuthRule, RequestContext } from "../http/router.ts";
-import { base64url, sha256Hex } from "../encoding.ts";
 import { type Db, empty, frag, type Fragment } from "../db/db.ts";
+import { credentialNamed, liveCredential, newSecret, secretDigest } from "../http/credentials.ts";
 import { countSql, type SharedCount, sharedLimits, sharedResult } from "../http/ratelimit.ts";
 
 export const PERMISSIONS = ["ads:read", "reports:read", "coverage:read"] as const;
@@ -21,22 +22,10 @@ const SHOWN_PREFIX_LENGTH = KEY_PREFIX.length + 4;
 /** Query parameters that look like a credential: refused so keys never travel in URLs. */
 const KEY_QUERY_PARAMS = ["api_key", "key", "token", "access_token"];
 
-export function generateKey(): { key: string; prefix: string; digestHex: string } {
-  const key = KEY_PREFIX + base64url(crypto.getRandomValues(new Uint8Array(32)));
-  return { key, prefix: key.slice(0, SHOWN_PREFIX_LENGTH), digestHex: digestHex(key) };
-}
-
-/** The stored form of an API key (digest only). */
-export function digestHex(key: string): string {
-  return sha256Hex(key);
-}
-
-/** Compares two strings in time that depends only on their length. */
-function constantTimeEqual(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return diff === 0;
+/** A new key, the part of it that is shown again, and the digest stored instead of it. */
+export function generateKey(): { key: string; prefix: string; digest: Uint8Array } {
+  const key = newSecret(KEY_PREFIX);
+  return { key, prefix: key.slice(0, SHOWN_PREFIX_LENGTH), digest: secretDigest(key) };
 }
 
 /** The caller of an ads route: its key, account and grant, read in one query per request. */
@@ -74,12 +63,10 @@ const NO_GRANT = "00000000-0000-0000-0000-000000000000";
 
 interface KeyRow extends SharedCount {
   id: string;
-  digest: string;
   prefix: string;
   label: string | null;
   created_at: Date;
   permissions: string[];
-  revoked_at: Date | null;
   account_id: string;
   account_name: string;
   period_since: Date | null;
@@ -144,7 +131,6 @@ async function authenticate(
   if (!match) throw unauthenticated("Send the API key as Authorization: Bearer <key>.");
   const key = match[1];
   if (!KEY_SHAPE.test(key)) throw unauthenticated("The API key is invalid or revoked.");
-  const digest = digestHex(key);
   // Compared here only when well formed: the route answers a malformed one with its 422, which
   // comes after 401, 403 and 429 in the order of checks (and a byte the database refuses, such
   // as NUL, must not reach it before the key is checked).
@@ -158,38 +144,33 @@ async function authenticate(
   // its own, and only for a valid key (a 401 does not count).
   const counted = shared ? frag`, h.allowed, h.remaining, h.reset_ms` : empty;
   const count = shared
-    ? frag`left join lateral ${
-      countSql(
-        frag`case when k.revoked_at is null then 'ads-key:' || k.id::text end`,
-        limit,
-        now,
-      )
-    } h on true`
+    ? frag`left join lateral ${countSql(frag`'ads-key:' || k.id::text`, limit, now)} h on true`
     : empty;
-  const lookup = (db: Db, counted: Fragment, count: Fragment) =>
-    db.keptPlans<KeyRow>`${lookupSql(digest, brandFilter, counted, count)}`;
+  const live = liveCredential(frag`k`, key);
   let row: KeyRow | undefined;
   let reads: Db = app.db;
   if (!app.replica) {
-    [row] = await lookup(app.db, counted, count);
+    [row] = await app.db.keptPlans<KeyRow>`${lookupSql(live, brandFilter, counted, count)}`;
   } else {
-    // The replica reads the key's grant; the primary checks the key itself and counts it, at the
-    // same time: a revocation holds from the next request however far the replica is behind.
+    // The replica reads the grant of the key with this digest; the primary checks the key itself
+    // and counts it, at the same time: a revocation holds from the next request however far the
+    // replica is behind.
+    const replicatedSql = lookupSql(credentialNamed(frag`k`, key), brandFilter, empty, empty);
+    const lookup = () => app.replica!.db.keptPlans<KeyRow>`${replicatedSql}`;
     let [[checked], [replicated]] = await Promise.all([
-      app.db.keptPlans<Pick<KeyRow, "id" | "digest" | "revoked_at"> & SharedCount>`
-        select k.id, encode(k.digest, 'hex') as digest, k.revoked_at ${counted}
-          from ads_api_keys k ${count}
-         where k.digest = decode(${digest}, 'hex')`,
-      lookup(app.replica.db, empty, empty),
+      app.db.keptPlans<Pick<KeyRow, "id"> & SharedCount>`
+        select k.id ${counted} from ads_api_keys k ${count} where ${live}`,
+      lookup(),
     ]);
-    // A revoked key is refused below at once, however far behind the replica is.
-    if (checked && checked.revoked_at === null) {
+    // A revoked key is not found on the primary: refused below at once, however far behind the
+    // replica is.
+    if (checked) {
       // A key newer than what the replica has replayed (created a moment ago): its grant and
       // data are not there yet, and the primary's are of another moment than the data this
       // service holds in memory, which follows the replica. It waits for the replica a little.
       for (let wait = 0; !replicated && wait < REPLICA_KEY_WAITS; wait++) {
         await new Promise((resolve) => setTimeout(resolve, REPLICA_KEY_WAIT_MS));
-        [replicated] = await lookup(app.replica.db, empty, empty);
+        [replicated] = await lookup();
       }
       if (!replicated) {
         throw new ApiError(503, "UNAVAILABLE", {
@@ -202,10 +183,7 @@ async function authenticate(
       row = Object.assign(replicated, checked);
     }
   }
-  // The index finds the row; the comparison itself does not stop at the first differing byte.
-  if (!row || !constantTimeEqual(row.digest, digest) || row.revoked_at !== null) {
-    throw unauthenticated("The API key is invalid or revoked.");
-  }
+  if (!row) throw unauthenticated("The API key is invalid or revoked.");
 
   ctx.caller.account_id = row.account_id;
   ctx.caller.key_id = row.id;
@@ -247,19 +225,19 @@ async function authenticate(
 }
 
 /**
- * The key with its account and grant, in one statement. The granted ids that exist: a grant may
+ * The key `found` finds with its account and grant, in one statement. The granted ids that exist: a grant may
  * name ids not imported yet, which match nothing. Run on connections that keep its generic plan
  * (Db.keptPlans): it is the same for every key.
  */
 function lookupSql(
-  digest: string,
+  found: Fragment,
   brandFilter: string | null,
   counted: Fragment,
   count: Fragment,
 ): Fragment {
   return frag`
-    select k.id, encode(k.digest, 'hex') as digest, k.prefix, k.label, k.created_at,
-           k.permissions, k.revoked_at, a.id as account_id, a.name as account_name,
+    select k.id, k.prefix, k.label, k.created_at, k.permissions,
+           a.id as account_id, a.name as account_name,
            g.period_since, g.period_until, g.version::text as grant_version,
            coalesce(array(select x from unnest(g.station_ids) as x
                            where x in (select id from ads_stations) order by x), '{}')
@@ -273,5 +251,5 @@ function lookupSql(
       join ads_accounts a on a.id = k.account_id
       left join ads_grants g on g.account_id = a.id
       ${count}
-     where k.digest = decode(${digest}, 'hex')`;
+     where ${found}`;
 }

@@ -204,7 +204,7 @@ export const adsCommands: Command[] = [
       const key = generateKey();
       const [row] = await ctx.db.sql<{ id: string }>`
         insert into ads_api_keys (account_id, digest, prefix, label, permissions)
-        select id, decode(${key.digestHex}, 'hex'), ${key.prefix}, ${label}, ${permissions}::text[]
+        select id, ${key.digest}, ${key.prefix}, ${label}, ${permissions}::text[]
           from ads_accounts where id = ${id}
         returning id`;
       if (!row) refuse(`no account ${id}`);

@@ -8,7 +8,7 @@ import * as s from "../http/schema.ts";
 import { empty, frag, type Fragment, type Sql } from "../db/db.ts";
 import * as limits from "../http/ratelimit.ts";
 import { applyCredentialedCors, applyUnresolvedCors } from "../http/cors.ts";
-import { base64url, sha256Hex } from "../encoding.ts";
+import { liveCredential, newSecret, secretDigest } from "../http/credentials.ts";
 
 export type Role = "viewer" | "editor" | "admin" | "owner";
 
@@ -31,7 +31,7 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
  * Creates a login session ("session") or a bearer token ("api") and answers the token, which
- * exists only in this answer: the database keeps its SHA-256 digest.
+ * exists only in this answer: the database keeps its digest (lib/http/credentials.ts).
  */
 export async function issueToken(
   sql: Sql,
@@ -40,12 +40,11 @@ export async function issueToken(
   name: string | null,
   now: Date,
 ): Promise<{ id: string; token: string }> {
-  const token = (kind === "session" ? "onda_s_" : "onda_pat_") +
-    base64url(crypto.getRandomValues(new Uint8Array(32)));
+  const token = newSecret(kind === "session" ? "onda_s_" : "onda_pat_");
   const expires = kind === "session" ? new Date(now.getTime() + SESSION_TTL_MS) : null;
   const [row] = await sql<{ id: string }>`
     insert into auth_tokens (user_id, kind, name, digest, created_at, expires_at)
-    values (${userId}, ${kind}, ${name}, ${sha256Hex(token)}, ${now}, ${expires})
+    values (${userId}, ${kind}, ${name}, ${secretDigest(token)}, ${now}, ${expires})
     returning id`;
   return { id: row.id, token };
 }
@@ -233,7 +232,7 @@ async function authenticateUser(
         ) m on true
         left join workspaces w on w.id = m.workspace_id
         ${userCount}
-        where t.digest = ${sha256Hex(found.token)} and t.revoked_at is null
+        where ${liveCredential(frag`t`, found.token)}
           and (t.expires_at is null or t.expires_at > ${now})`;
   if (!row) {
     throw new ApiError(401, "UNAUTHENTICATED", {

@@ -1,7 +1,7 @@
 // The ads admin commands of contract.md §4: accounts, grants, keys, streaming import, approval.
 
 import assert from "node:assert/strict";
-import { digestHex } from "../../lib/ads/apikey.ts";
+import { secretDigest } from "../../lib/http/credentials.ts";
 import { adminRun, BASE, DAY, importLines } from "./_fixture.ts";
 import { body, freshDatabase, PG_FALLBACK_URL, startTestService, test } from "../_server.ts";
 
@@ -123,9 +123,9 @@ test("admin: key create prints the key alone on the last line and stores only it
   assert.equal(res.status, 0);
   const key = res.out[res.out.length - 1];
   assert.match(key, /^onda_ads_[A-Za-z0-9_-]{43}$/);
-  const rows = await service.db.sql`select *, encode(digest, 'hex') as hex from ads_api_keys`;
+  const rows = await service.db.sql`select * from ads_api_keys`;
   assert.equal(rows.length, 1);
-  assert.equal(rows[0].hex, await digestHex(key));
+  assert.deepEqual(new Uint8Array(rows[0].digest), new Uint8Array(secretDigest(key)));
   assert.ok(!JSON.stringify(rows).includes(key.slice(13)), "the key itself is stored");
   assert.deepEqual(rows[0].permissions, ["ads:read", "coverage:read"]);
   const bad = await run("key", "create", "acct-1", "--permissions", "ads:write");

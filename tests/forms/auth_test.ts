@@ -2,6 +2,7 @@
 // workspace of a request, members, CSRF, login limiter, and secrets kept out of the logs.
 
 import assert from "node:assert/strict";
+import { secretDigest } from "../../lib/http/credentials.ts";
 import { body, startTestService, test } from "../_server.ts";
 import { cookieFrom, createQuestionnaire, registerUser, type TestUser } from "./_forms.ts";
 import { joinByInvitation } from "./_workspace.ts";
@@ -311,7 +312,11 @@ test("auth: bearer tokens work wherever the cookie does, are listed without valu
   assert.match(token.token, /^onda_pat_/);
   assert.match(token.created_at, /Z$/);
   const stored = await service.db.sql`select digest from auth_tokens where id = ${token.id}`;
-  assert.notEqual(stored[0].digest, token.token);
+  assert.deepEqual(
+    new Uint8Array(stored[0].digest),
+    new Uint8Array(secretDigest(token.token)),
+    "its digest only",
+  );
   const list = await service.fetch("/api/v1/auth/tokens", { headers: owner.headers() });
   const listed = await body<{ data: Record<string, unknown>[] }>(list);
   assert.ok(listed.data.some((t) => t.id === token.id && !("token" in t)));
