@@ -8,7 +8,13 @@ import type { Period } from "./period.ts";
 import type { AuthRule, RequestContext } from "../http/router.ts";
 import { type Db, empty, frag, type Fragment } from "../db/db.ts";
 import { credentialNamed, liveCredential, newSecret, secretDigest } from "../http/credentials.ts";
-import { countSql, type SharedCount, sharedLimits, sharedResult } from "../http/ratelimit.ts";
+import {
+  countInStatement,
+  limitHeaders,
+  rateLimited,
+  type SharedCount,
+  type StatementCount,
+} from "../http/ratelimit.ts";
 
 export const PERMISSIONS = ["ads:read", "reports:read", "coverage:read"] as const;
 export type Permission = typeof PERMISSIONS[number];
@@ -137,29 +143,26 @@ async function authenticate(
   const rawBrand = ctx.url.searchParams.get("brand_id");
   const brandFilter = rawBrand !== null && SCOPE_ID.test(rawBrand) ? rawBrand : null;
   const { app } = ctx;
-  const limit = app.config.rateLimitKeyPerMinute;
-  const now = app.clock();
-  const shared = sharedLimits(app);
-  // Counted in the statement that checks the key, when the limits are shared: no round trip of
-  // its own, and only for a valid key (a 401 does not count).
-  const counted = shared ? frag`, h.allowed, h.remaining, h.reset_ms` : empty;
-  const count = shared
-    ? frag`left join lateral ${countSql(frag`'ads-key:' || k.id::text`, limit, now)} h on true`
-    : empty;
+  // Counted in the statement that checks the key: only for a valid key (a 401 does not count).
+  const count = countInStatement(
+    app,
+    frag`'ads-key:' || k.id::text`,
+    app.config.rateLimitKeyPerMinute,
+  );
   const live = liveCredential(frag`k`, key);
   let row: KeyRow | undefined;
   let reads: Db = app.db;
   if (!app.replica) {
-    [row] = await app.db.keptPlans<KeyRow>`${lookupSql(live, brandFilter, counted, count)}`;
+    [row] = await app.db.keptPlans<KeyRow>`${lookupSql(live, brandFilter, count)}`;
   } else {
     // The replica reads the grant of the key with this digest; the primary checks the key itself
     // and counts it, at the same time: a revocation holds from the next request however far the
     // replica is behind.
-    const replicatedSql = lookupSql(credentialNamed(frag`k`, key), brandFilter, empty, empty);
+    const replicatedSql = lookupSql(credentialNamed(frag`k`, key), brandFilter, null);
     const lookup = () => app.replica!.db.keptPlans<KeyRow>`${replicatedSql}`;
     let [[checked], [replicated]] = await Promise.all([
       app.db.keptPlans<Pick<KeyRow, "id"> & SharedCount>`
-        select k.id ${counted} from ads_api_keys k ${count} where ${live}`,
+        select k.id ${count.columns} from ads_api_keys k ${count.join} where ${live}`,
       lookup(),
     ]);
     // A revoked key is not found on the primary: refused below at once, however far behind the
@@ -187,14 +190,8 @@ async function authenticate(
 
   ctx.caller.account_id = row.account_id;
   ctx.caller.key_id = row.id;
-  const limited = shared
-    ? sharedResult(row, limit, now)
-    : app.limiter.hit(`ads-key:${row.id}`, limit);
-  ctx.headers.set("X-RateLimit-Limit", String(limited.limit));
-  ctx.headers.set("X-RateLimit-Remaining", String(limited.remaining));
-  ctx.headers.set("X-RateLimit-Reset", String(limited.resetAt));
-  ctx.headers.set("RateLimit-Policy", `"per-key";q=${limited.limit};w=60`);
-  ctx.headers.set("RateLimit", `"per-key";r=${limited.remaining};t=${limited.resetIn}`);
+  const limited = count.outcome(row);
+  limitHeaders(ctx.headers, limited, "per-key");
 
   if (permission && !row.permissions.includes(permission)) {
     throw new ApiError(403, "FORBIDDEN", {
@@ -202,12 +199,12 @@ async function authenticate(
     });
   }
   if (!limited.allowed) {
-    app.metrics.count("onda_rate_limit_refusals_total", { limit: "ads-key" });
-    throw new ApiError(429, "RATE_LIMITED", {
-      message:
-        `At most ${limited.limit} requests per minute per key; retry after Retry-After seconds.`,
-      headers: { "Retry-After": String(limited.retryAfter) },
-    });
+    throw rateLimited(
+      app.metrics,
+      "ads-key",
+      `At most ${limited.limit} requests per minute per key; retry after Retry-After seconds.`,
+      limited.retryAfter,
+    );
   }
   return {
     key: { id: row.id, prefix: row.prefix, label: row.label, created_at: row.created_at },
@@ -232,8 +229,7 @@ async function authenticate(
 function lookupSql(
   found: Fragment,
   brandFilter: string | null,
-  counted: Fragment,
-  count: Fragment,
+  count: StatementCount | null,
 ): Fragment {
   return frag`
     select k.id, k.prefix, k.label, k.created_at, k.permissions,
@@ -246,10 +242,10 @@ function lookupSql(
              and exists (select from ads_brands where id = ${brandFilter}::text)
              as brand_filter_granted,
            (select version::text from ads_data_version) as data_version
-           ${counted}
+           ${count?.columns ?? empty}
       from ads_api_keys k
       join ads_accounts a on a.id = k.account_id
       left join ads_grants g on g.account_id = a.id
-      ${count}
+      ${count?.join ?? empty}
      where ${found}`;
 }

@@ -5,7 +5,7 @@
 import { ApiError } from "../errors.ts";
 import type { AuthRule, HeaderParam, RequestContext } from "../http/router.ts";
 import * as s from "../http/schema.ts";
-import { empty, frag, type Fragment, type Sql } from "../db/db.ts";
+import { frag, type Fragment, type Sql } from "../db/db.ts";
 import * as limits from "../http/ratelimit.ts";
 import { applyCredentialedCors, applyUnresolvedCors } from "../http/cors.ts";
 import { liveCredential, newSecret, secretDigest } from "../http/credentials.ts";
@@ -109,16 +109,15 @@ export function enforceLimit(
   result: limits.LimitResult,
   limit: "user" | "public",
 ) {
-  ctx.headers.set("X-RateLimit-Limit", String(result.limit));
-  ctx.headers.set("X-RateLimit-Remaining", String(result.remaining));
-  ctx.headers.set("X-RateLimit-Reset", String(result.resetAt));
+  limits.limitHeaders(ctx.headers, result);
   if (!result.allowed) {
-    ctx.app.metrics.count("onda_rate_limit_refusals_total", { limit });
     const what = limit === "user" ? "for this user" : "from this address";
-    throw new ApiError(429, "RATE_LIMITED", {
-      message: `Too many requests ${what}; retry after Retry-After seconds.`,
-      headers: { "Retry-After": String(result.retryAfter) },
-    });
+    throw limits.rateLimited(
+      ctx.app.metrics,
+      limit,
+      `Too many requests ${what}; retry after Retry-After seconds.`,
+      result.retryAfter,
+    );
   }
 }
 
@@ -211,18 +210,17 @@ async function authenticateUser(
       field: "X-Workspace-Id",
     });
   }
-  // The per-user count is made in the statement that finds the user, when the limits are
-  // shared: no round trip of its own, and only for a valid credential (a 401 does not count).
-  const limit = app.config.rateLimitUserPerMinute;
+  // The per-user count is made in the statement that finds the user: only for a valid
+  // credential (a 401 does not count).
   const now = app.clock();
-  const shared = limits.sharedLimits(app);
-  const userKey = frag`'user:' || t.user_id::text`;
-  const userCount = shared
-    ? frag`left join lateral ${limits.countSql(userKey, limit, now)} h on true`
-    : empty;
+  const count = limits.countInStatement(
+    app,
+    frag`'user:' || t.user_id::text`,
+    app.config.rateLimitUserPerMinute,
+  );
   const [row] = await app.db.sql<TokenRow>`
         select t.id as token_id, t.user_id, m.workspace_id, m.role, w.allowed_origins
-               ${shared ? frag`, h.allowed, h.remaining, h.reset_ms` : empty}
+               ${count.columns}
         from auth_tokens t
         left join lateral (
           select workspace_id, role from memberships
@@ -231,7 +229,7 @@ async function authenticateUser(
           order by created_at, workspace_id limit 1
         ) m on true
         left join workspaces w on w.id = m.workspace_id
-        ${userCount}
+        ${count.join}
         where ${liveCredential(frag`t`, found.token)}
           and (t.expires_at is null or t.expires_at > ${now})`;
   if (!row) {
@@ -248,11 +246,7 @@ async function authenticateUser(
   const workspaceScoped = ctx.route.cors === "credentialed";
   const allowedOrigins = row.allowed_origins ?? [];
   if (workspaceScoped) applyCredentialedCors(req, ctx.headers, allowedOrigins);
-  enforceLimit(
-    ctx,
-    shared ? limits.sharedResult(row, limit, now) : app.limiter.hit(`user:${row.user_id}`, limit),
-    "user",
-  );
+  enforceLimit(ctx, count.outcome(row), "user");
   if (minRole === null) {
     if (found.viaCookie && !SAFE_METHODS.has(req.method)) {
       checkCsrf(req, app.config.publicBaseUrl, []);
@@ -299,20 +293,18 @@ function checkCsrf(req: Request, publicBaseUrl: string, allowedOrigins: string[]
 
 /**
  * A public request whose count is made in its handler's statement (publicAccess("in
- * statement") with shared limits): the client's key, the limit and the time to count at.
+ * statement") when the count is deferred): the client's key, the limit and the time to count at.
  */
-export interface PublicCount {
-  key: string;
-  limit: number;
-  now: Date;
+export interface PublicCount extends limits.DeferredCount {
   /** Set once the request has been counted (see settle below). */
   counted: boolean;
 }
 
 /**
- * Anyone, within the per-address limit of the public endpoints. "in statement": with shared
- * limits the count is left to the handler's one statement (countedStatement), so that it costs
- * no round trip and no commit of its own; the principal then says what to count. A request
+ * Anyone, within the per-address limit of the public endpoints. "in statement": where counting
+ * costs a round trip (limits.deferCount), the count is left to the handler's one statement
+ * (countedStatement), so that it costs no round trip and no commit of its own; the principal
+ * then says what to count. A request
  * whose statement never ran or rolled back (an invalid body or loaded_at, a key held by another
  * request, a full month) is counted on its own when it is answered (settle): every request
  * counts, as with the limit counted here, so invalid requests cannot pass the limit.
@@ -329,9 +321,8 @@ export function publicAccess(
       const { app } = ctx;
       const key = `public:${limits.addressKey(ctx.clientAddress)}`;
       const limit = app.config.rateLimitPublicPerMinute;
-      if (counted === "in statement" && limits.sharedLimits(app)) {
-        return { key, limit, now: app.clock(), counted: false };
-      }
+      const deferred = counted === "in statement" ? limits.deferCount(app, key, limit) : null;
+      if (deferred) return { ...deferred, counted: false };
       enforceLimit(ctx, await limits.countRequest(app, key, limit), "public");
       return null;
     },
@@ -340,18 +331,12 @@ export function publicAccess(
 }
 
 /**
- * The handler's statement `body` (a select) preceded by the request's count: `body` runs only if
- * the count allows it, and its row comes with the count's columns (null when refused). `body`
- * alone when the request was counted already (count null).
+ * The handler's statement `body` (a select) preceded by the request's count (limits.countAhead:
+ * `body` runs only if the count allows it); `body` alone when the request was counted already
+ * (count null).
  */
 export function countedStatement(count: PublicCount | null, body: Fragment): Fragment {
-  if (!count) return body;
-  return frag`
-    with h as (select * from ${
-    limits.countSql(frag`${count.key}::text`, count.limit, count.now)
-  } h),
-         r as (select * from (${body}) b where (select allowed from h))
-    select h.allowed, h.remaining, h.reset_ms, r.* from h left join r on true`;
+  return count ? limits.countAhead(count, body) : body;
 }
 
 /**
@@ -375,5 +360,5 @@ export function enforceCounted(
 ) {
   if (!count) return;
   count.counted = true;
-  enforceLimit(ctx, limits.sharedResult(row, count.limit, count.now), "public");
+  enforceLimit(ctx, limits.deferredOutcome(count, row), "public");
 }

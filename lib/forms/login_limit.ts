@@ -3,13 +3,17 @@
 // with 429 before any password is checked, which also stops the expensive derivation being used
 // for a DoS.
 //
+// A rule of its own, not a request limit (lib/http/ratelimit.ts): it counts failures, which a
+// success takes back, over its own window (LOGIN_WINDOW_MS) and in the database whatever
+// RATE_LIMIT_SCOPE, so the request counts (which only add, per minute) cannot hold it. Its 429
+// is theirs (rateLimited).
+//
 // An attempt is counted as a failure *before* the password is checked, and the count includes
 // it, so parallel guesses cannot all pass the check while each is still deriving: the k-th
 // attempt to be recorded sees at least k. A successful login deletes its attempt again.
 
 import type { AppContext } from "../http/router.ts";
-import { ApiError } from "../errors.ts";
-import { addressKey } from "../http/ratelimit.ts";
+import { addressKey, rateLimited } from "../http/ratelimit.ts";
 
 const LOGIN_WINDOW_MS = 15 * 60 * 1000;
 const LOGIN_FAILURES_PER_EMAIL = 10;
@@ -50,16 +54,17 @@ export async function beginLoginAttempt(
   if (row.by_email > LOGIN_FAILURES_PER_EMAIL || row.by_address > LOGIN_FAILURES_PER_ADDRESS) {
     // A refused attempt checks no password, so it is not a failure of its own.
     await forgetLoginAttempt(app, attempt);
-    app.metrics.count("onda_rate_limit_refusals_total", { limit: "login" });
     // Until both keys would let the same login through: a failure counts while it is younger
     // than the window, so the one found above frees the attempt once it is the window old.
     // Failures recorded meanwhile by others can still move that time on.
     const freeAt = (row.free_at ?? now).getTime() + LOGIN_WINDOW_MS;
     const seconds = Math.ceil((freeAt - now.getTime()) / 1000);
-    throw new ApiError(429, "RATE_LIMITED", {
-      message: "Too many failed logins; retry after Retry-After seconds.",
-      headers: { "Retry-After": String(Math.max(1, seconds)) },
-    });
+    throw rateLimited(
+      app.metrics,
+      "login",
+      "Too many failed logins; retry after Retry-After seconds.",
+      Math.max(1, seconds),
+    );
   }
   return attempt;
 }

@@ -1,9 +1,14 @@
-// Rolling-window rate limits: counted in PostgreSQL for the whole deployment
-// (sql/001_core.sql), or in this instance's memory (RATE_LIMIT_SCOPE=instance, and the
-// embedded database, whose deployment is one process); and what a per-address limit counts.
+// Rate limits, one path for every limit of the service: a request is counted against its limit
+// per rolling minute in PostgreSQL, for the whole deployment, or in this instance's memory, as
+// shared() alone decides; the callers never ask which. They count alone (countRequest), in the
+// statement that finds the caller (countInStatement) or ahead of the handler's statement
+// (countAhead), and answer the same way (limitHeaders, rateLimited). Also: what a per-address
+// limit counts. Failed logins are another rule (lib/forms/login_limit.ts).
 
-import { type Db, frag, type Fragment } from "../db/db.ts";
+import { type Db, empty, frag, type Fragment, type Sql } from "../db/db.ts";
+import { ApiError } from "../errors.ts";
 import { sha256Hex } from "../encoding.ts";
+import type { Metrics } from "./metrics.ts";
 
 /** Every limit of the service is per rolling minute. */
 const WINDOW_MS = 60_000;
@@ -100,39 +105,143 @@ interface Counting {
   limiter: RateLimiter;
 }
 
-/** True when the app counts its limits in PostgreSQL, shared by every instance. */
-export function sharedLimits(app: Counting): boolean {
+/**
+ * Where the app counts, decided here alone: in PostgreSQL, shared by every instance, unless
+ * RATE_LIMIT_SCOPE=instance or the database is the embedded one (its deployment is one process).
+ */
+function shared(app: Counting): boolean {
   return app.config.rateLimitScope === "deployment" && app.db.kind === "postgres";
 }
 
-/** The columns onda_rate_hit answers, in the row of a statement that counted a request. */
+/**
+ * The columns a count made in a statement adds to its row: onda_rate_hit's answer when shared,
+ * the key to count in memory otherwise (countInStatement).
+ */
 export interface SharedCount {
   allowed?: boolean | null;
   remaining?: number | null;
   reset_ms?: number | null;
+  rate_key?: string | null;
 }
 
 /**
- * The call that counts one request of `key` (a SQL text expression; null counts nothing) in the
- * caller's own statement, as `left join lateral ${countSql(...)} h on true`: the count then
- * costs no round trip of its own.
+ * The call that counts one request of `key` (a SQL text expression; null counts nothing):
+ * onda_rate_hit, sql/005_rate_limit_lock.sql (which replaced 001's).
  */
-export function countSql(key: Fragment, limit: number, now: Date): Fragment {
+function hitSql(key: Fragment, limit: number, now: Date): Fragment {
   return frag`onda_rate_hit(${key}, ${now.getTime()}::int8, ${limit}::int4, ${WINDOW_MS}::int4)`;
 }
 
-/** The outcome of a count made in a statement (countSql). */
-export function sharedResult(row: SharedCount, limit: number, now: Date): LimitResult {
+/** The outcome of a count made in PostgreSQL, from the columns it answered. */
+function sharedResult(row: SharedCount, limit: number, now: Date): LimitResult {
   return result(row.allowed === true, limit, row.remaining ?? 0, row.reset_ms!, now.getTime());
 }
 
-/** Counts one request of `key`: in PostgreSQL when the limits are shared, else in memory. */
-export async function countRequest(app: Counting, key: string, limit: number) {
-  if (!sharedLimits(app)) return app.limiter.hit(key, limit);
-  const now = app.clock();
-  const [row] = await app.db.sql<SharedCount>`
-    select h.* from ${countSql(frag`${key}::text`, limit, now)} h`;
+/** Counts one request of `key` in PostgreSQL, whatever the scope: the shared count itself. */
+export async function sharedCount(sql: Sql, key: string, limit: number, now: Date) {
+  const [row] = await sql<SharedCount>`select h.* from ${hitSql(frag`${key}::text`, limit, now)} h`;
   return sharedResult(row, limit, now);
+}
+
+/** Counts one request of `key` on its own. */
+export function countRequest(app: Counting, key: string, limit: number): Promise<LimitResult> {
+  if (!shared(app)) return Promise.resolve(app.limiter.hit(key, limit));
+  return sharedCount(app.db.sql, key, limit, app.clock());
+}
+
+/** A count made by the statement that finds the caller (countInStatement). */
+export interface StatementCount {
+  /** For the statement's select list, after its own columns. */
+  columns: Fragment;
+  /** For the statement's from list, after its own tables. */
+  join: Fragment;
+  /** The outcome, from the row the statement found. */
+  outcome(row: SharedCount): LimitResult;
+}
+
+/**
+ * Counts one request in the statement that finds the caller, keyed by `key`, a SQL text
+ * expression over that statement's rows (the key's id, the user's). Shared, the statement makes
+ * the count: no round trip of its own, and only for a row it finds (a 401 does not count). In
+ * memory, the statement reads the key and the count is made from its row.
+ */
+export function countInStatement(app: Counting, key: Fragment, limit: number): StatementCount {
+  if (!shared(app)) {
+    return {
+      columns: frag`, ${key} as rate_key`,
+      join: empty,
+      outcome: (row) => app.limiter.hit(row.rate_key!, limit),
+    };
+  }
+  const now = app.clock();
+  return {
+    columns: frag`, h.allowed, h.remaining, h.reset_ms`,
+    join: frag`left join lateral ${hitSql(key, limit, now)} h on true`,
+    outcome: (row) => sharedResult(row, limit, now),
+  };
+}
+
+/** A count left to a handler's statement (countAhead): what it counts, and at what time. */
+export interface DeferredCount {
+  key: string;
+  limit: number;
+  now: Date;
+}
+
+/**
+ * A count to leave to the handler's one statement (countAhead), so that it costs no round trip
+ * and no commit of its own; null when it is counted in memory, which costs neither: count it now.
+ */
+export function deferCount(app: Counting, key: string, limit: number): DeferredCount | null {
+  return shared(app) ? { key, limit, now: app.clock() } : null;
+}
+
+/**
+ * The handler's statement `body` (a select) preceded by the count: `body` runs only if the count
+ * allows it, and its row comes with the count's columns (null when refused); read them with
+ * deferredOutcome.
+ */
+export function countAhead(count: DeferredCount, body: Fragment): Fragment {
+  return frag`
+    with h as (select * from ${hitSql(frag`${count.key}::text`, count.limit, count.now)} h),
+         r as (select * from (${body}) b where (select allowed from h))
+    select h.allowed, h.remaining, h.reset_ms, r.* from h left join r on true`;
+}
+
+/** The outcome of a countAhead, from its statement's row. */
+export function deferredOutcome(count: DeferredCount, row: SharedCount): LimitResult {
+  return sharedResult(row, count.limit, count.now);
+}
+
+/**
+ * The limit's headers, on whatever a counted request is answered (errors too). `policy`: also
+ * RateLimit-Policy and RateLimit (IETF draft) under that name, as the ads API sends them.
+ */
+export function limitHeaders(headers: Headers, limited: LimitResult, policy?: string) {
+  headers.set("X-RateLimit-Limit", String(limited.limit));
+  headers.set("X-RateLimit-Remaining", String(limited.remaining));
+  headers.set("X-RateLimit-Reset", String(limited.resetAt));
+  if (policy) {
+    headers.set("RateLimit-Policy", `"${policy}";q=${limited.limit};w=${WINDOW_MS / 1000}`);
+    headers.set("RateLimit", `"${policy}";r=${limited.remaining};t=${limited.resetIn}`);
+  }
+}
+
+/**
+ * The answer to a request a limit refused: 429 with Retry-After (the seconds until the same
+ * request would pass), counted in the metrics under the limit's name.
+ */
+export function rateLimited(
+  metrics: Metrics,
+  limit: string,
+  message: string,
+  retryAfter: number,
+): ApiError {
+  metrics.count("onda_rate_limit_refusals_total", { limit });
+  return new ApiError(429, "RATE_LIMITED", {
+    message,
+    headers: { "Retry-After": String(retryAfter) },
+  });
 }
 
 /**

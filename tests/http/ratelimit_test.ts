@@ -1,16 +1,20 @@
 // The rolling-window limiters, in memory and in the database (shared by every instance): at
-// most `limit` in any window, exact reset and retry times, bounded under a flood of keys; and
-// what a per-address limit counts.
+// most `limit` in any window, exact reset and retry times, bounded under a flood of keys; every
+// way of counting sharing one budget whatever the scope; and what a per-address limit counts.
 
 import assert from "node:assert/strict";
 import {
   addressKey,
-  countSql,
+  countAhead,
+  countInStatement,
+  countRequest,
   createRateLimiter,
+  deferCount,
+  deferredOutcome,
   type SharedCount,
-  sharedResult,
+  sharedCount,
 } from "../../lib/http/ratelimit.ts";
-import { frag, openDb } from "../../lib/db/db.ts";
+import { type Db, frag, openDb } from "../../lib/db/db.ts";
 import { migrate } from "../../lib/db/migrate.ts";
 import { migrations } from "../../sql/migrations.ts";
 import { freshDatabase, test, testClock } from "../_server.ts";
@@ -101,11 +105,8 @@ async function limitsDb(upTo = migrations.length) {
   const database = await freshDatabase();
   const db = await openDb({ databaseUrl: database.url, dataDir: "memory://", poolMax: 8 });
   await migrate(db, migrations.slice(0, upTo));
-  const hit = async (key: string, limit: number, now: number) => {
-    const [row] = await db.sql<SharedCount>`
-      select h.* from ${countSql(frag`${key}::text`, limit, new Date(now))} h`;
-    return sharedResult(row, limit, new Date(now));
-  };
+  const hit = (key: string, limit: number, now: number) =>
+    sharedCount(db.sql, key, limit, new Date(now));
   return {
     db,
     hit,
@@ -238,6 +239,72 @@ test("ratelimit (shared): the same answers as the exact in-memory window, whatev
         assert.deepEqual(actual, expected, `limit ${limit}, request ${i}`);
       }
     }
+  } finally {
+    await limits.close();
+  }
+});
+
+/** What counting reads of the app, with the scope given and a clock of its own. */
+function countingApp(db: Db, rateLimitScope: "deployment" | "instance") {
+  const clock = testClock();
+  clock.set(new Date(T0));
+  return { config: { rateLimitScope }, db, clock, limiter: createRateLimiter(clock) };
+}
+
+for (const scope of ["deployment", "instance"] as const) {
+  test(`ratelimit (${scope}): a key counted in a statement and alone spends one budget`, async () => {
+    const limits = await limitsDb();
+    try {
+      const app = countingApp(limits.db, scope);
+      // The statement that finds the caller names the key by its row, as the key lookups do.
+      const inStatement = async (id: string) => {
+        const count = countInStatement(app, frag`'user:' || u.id`, 3);
+        const rows = await limits.db.sql<SharedCount>`
+          select u.id ${count.columns}
+            from (select ${id}::text as id where ${id}::text <> 'nobody') u ${count.join}`;
+        return rows.length ? count.outcome(rows[0]) : null;
+      };
+      assert.equal(
+        await inStatement("nobody"),
+        null,
+        "a statement that finds nobody counts nothing",
+      );
+      assert.deepEqual(
+        [(await inStatement("a"))!.remaining, (await countRequest(app, "user:a", 3)).remaining],
+        [2, 1],
+      );
+      assert.equal((await inStatement("a"))!.remaining, 0);
+      const refused = await countRequest(app, "user:a", 3);
+      assert.deepEqual([refused.allowed, refused.retryAfter], [false, 60]);
+      assert.equal((await inStatement("a"))!.allowed, false);
+      app.clock.advance(60_000);
+      assert.equal((await inStatement("a"))!.allowed, true, "the window rolls on");
+    } finally {
+      await limits.close();
+    }
+  });
+}
+
+test("ratelimit: a statement counted ahead runs only when its count allows it", async () => {
+  const limits = await limitsDb();
+  try {
+    const app = countingApp(limits.db, "deployment");
+    const deferred = deferCount(app, "public:203.0.113.9", 1);
+    // Deferred only where counting costs a round trip: PostgreSQL with the shared scope.
+    assert.equal(deferred !== null, limits.db.kind === "postgres");
+    assert.equal(deferCount(countingApp(limits.db, "instance"), "public:x", 1), null);
+    const count = deferred ?? { key: "public:203.0.113.9", limit: 1, now: new Date(T0) };
+    await limits.db.sql`create table ran (n int)`;
+    await limits.db.sql`create function ran_once() returns int language sql
+                        as 'insert into ran values (1) returning n'`;
+    for (const expected of [true, false]) {
+      const [row] = await limits.db.sql<SharedCount & { n: number | null }>`
+        ${countAhead(count, frag`select ran_once() as n`)}`;
+      assert.equal(deferredOutcome(count, row).allowed, expected);
+      assert.equal(row.n, expected ? 1 : null);
+    }
+    const [{ n }] = await limits.db.sql<{ n: number }>`select count(*)::int as n from ran`;
+    assert.equal(n, 1, "the refused statement wrote nothing");
   } finally {
     await limits.close();
   }
