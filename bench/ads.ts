@@ -22,7 +22,8 @@
 import postgres from "postgres";
 import { createHandler } from "../lib/http/app.ts";
 import { loadConfig } from "../lib/config.ts";
-import { compile, type Db, openDb, type Sql } from "../lib/db/db.ts";
+import { type Db, openDb, type Sql } from "../lib/db/db.ts";
+import { compile } from "../lib/db/template.ts";
 import { createAdsState } from "../lib/ads/wing.ts";
 import { createFormsState } from "../lib/forms/wing.ts";
 import { createRateLimiter } from "../lib/http/ratelimit.ts";

@@ -1,9 +1,7 @@
 // The one SQL interface of the service: tagged-template queries and transactions, backed by
-// postgres.js when DATABASE_URL is set and by embedded PGlite otherwise.
-//
-// Both backends receive the same text with $n placeholders and the same parameter list,
-// compiled here from the template, so a query behaves identically on either database and
-// values are never spliced into SQL text.
+// postgres.js when DATABASE_URL is set and by embedded PGlite otherwise. Both receive the same
+// text with $n placeholders and the same parameter list, compiled from the template by
+// lib/db/template.ts, so a query behaves identically on either database.
 
 import postgres from "postgres";
 import { PGlite } from "@electric-sql/pglite";
@@ -12,61 +10,12 @@ import { pipeline } from "node:stream/promises";
 import { DatabaseUnavailable } from "../errors.ts";
 import { COPY_BINARY_HEADER, COPY_BINARY_TRAILER } from "./copy_binary.ts";
 import { EXPIRED, within } from "./deadline.ts";
+import { compile } from "./template.ts";
+
+export { empty, frag, type Fragment, join } from "./template.ts";
 
 // deno-lint-ignore no-explicit-any
 export type Row = Record<string, any>;
-
-const FRAGMENT = Symbol("sql fragment");
-
-/** A piece of SQL with its own parameters, to be interpolated into a query (`frag\`and x = ${v}\``). */
-export interface Fragment {
-  readonly [FRAGMENT]: true;
-  readonly strings: readonly string[];
-  readonly values: readonly unknown[];
-}
-
-export function frag(strings: TemplateStringsArray, ...values: unknown[]): Fragment {
-  return { [FRAGMENT]: true, strings, values };
-}
-
-/** An empty fragment, for optional conditions. */
-export const empty: Fragment = { [FRAGMENT]: true, strings: [""], values: [] };
-
-function isFragment(value: unknown): value is Fragment {
-  return typeof value === "object" && value !== null && FRAGMENT in value;
-}
-
-/** Joins the non-empty fragments with a separator fragment (e.g. `frag\` and \``). */
-export function join(fragments: Fragment[], separator: Fragment): Fragment {
-  const parts = fragments.filter((f) => f.values.length > 0 || f.strings.some((s) => s.trim()));
-  if (parts.length === 0) return empty;
-  // The parts and separators as nested fragments: compile inlines each with its own values.
-  const values = parts.flatMap((part, i) => i === 0 ? [part] : [separator, part]);
-  return { [FRAGMENT]: true, strings: ["", ...values.map(() => "")], values };
-}
-
-/** Compiles a template (with nested fragments) into `$n` text and a parameter list. */
-export function compile(
-  strings: readonly string[],
-  values: readonly unknown[],
-): { text: string; params: unknown[] } {
-  const params: unknown[] = [];
-  let text = "";
-  const walk = (s: readonly string[], v: readonly unknown[]) => {
-    text += s[0];
-    for (let i = 0; i < v.length; i++) {
-      const value = v[i];
-      if (isFragment(value)) walk(value.strings, value.values);
-      else {
-        params.push(value === undefined ? null : value);
-        text += "$" + params.length;
-      }
-      text += s[i + 1];
-    }
-  };
-  walk(strings, values);
-  return { text, params };
-}
 
 /** Runs a query; resolves to its rows. */
 export interface Sql {
@@ -304,8 +253,10 @@ function openPostgres(url: string, max: number): Db {
   // The typings lag behind the options postgres.js reads (max_pipeline, backoff, ...).
   // deno-lint-ignore no-explicit-any
   const client = postgres(url, options as any);
-  // The same, for statements whose generic plan is kept (Db.keptPlans): connections opened only
-  // when such a statement runs.
+  // Two pools on one database, not a primary and a replica (that is lib/db/replica.ts): a
+  // connection's plan_cache_mode holds for all it runs, and one setting cannot serve both kinds
+  // of statement (Db.keptPlans). Setting it per statement would cost a round trip each. The
+  // second pool opens connections only when a kept-plan statement runs.
   const keptPlans = postgres(url, {
     ...options,
     connection: { plan_cache_mode: "force_generic_plan" },

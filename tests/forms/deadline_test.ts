@@ -5,7 +5,8 @@
 // exact on both databases; tests/forms/dbstall_test.ts stalls a real connection.
 
 import assert from "node:assert/strict";
-import { compile, type Db, type Sql } from "../../lib/db/db.ts";
+import type { Db, Sql } from "../../lib/db/db.ts";
+import { compile } from "../../lib/db/template.ts";
 import { body, startTestService, test, withRequestTimeouts } from "../_server.ts";
 import { postSession, publishedQuestionnaire, registerUser, sessionBody } from "./_forms.ts";
 

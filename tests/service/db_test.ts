@@ -1,24 +1,13 @@
-// The SQL interface behaves the same on PostgreSQL and PGlite: parameters, fragments,
-// transactions that commit or roll back whole.
+// The SQL interface behaves the same on PostgreSQL and PGlite: parameters (the compiler:
+// db_template_test.ts), transactions that commit or roll back whole.
 
 import assert from "node:assert/strict";
-import { compile, empty, frag, join, openDb } from "../../lib/db/db.ts";
+import { openDb } from "../../lib/db/db.ts";
 import { freshDatabase, PG_FALLBACK_URL, test } from "../_server.ts";
 
 const database = await freshDatabase();
 const db = await openDb({ databaseUrl: database.url, dataDir: "memory://" });
 await db.sql.exec("create table t (id int primary key, name text not null)");
-
-test("db: compile turns values into $n parameters, fragments inline with their own", () => {
-  const station = "s1";
-  const where = join([frag`a = ${1}`, frag`b = ${station}`, empty], frag` and `);
-  const { text, params } = compile(
-    ...((s: TemplateStringsArray, ...v: unknown[]) =>
-      [s, v] as const)`select ${"x"} where ${where} limit ${5}`,
-  );
-  assert.equal(text, "select $1 where a = $2 and b = $3 limit $4");
-  assert.deepEqual(params, ["x", 1, "s1", 5]);
-});
 
 test("db: values are parameters, never SQL text", async () => {
   const hostile = "x'); drop table t; --";
