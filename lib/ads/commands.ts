@@ -1,6 +1,8 @@
 // Admin commands of the ads API (contract.md §4): accounts, grants, keys, import, approval.
 
-import { approveSnapshot, DURATION_PRECISIONS, importSnapshot, REVIEW_STATES } from "./import.ts";
+import { approveSnapshot } from "./approval.ts";
+import { importSnapshot } from "./import.ts";
+import { DURATION_PRECISIONS, REVIEW_STATES } from "./import_lines.ts";
 import { SCOPE_ID } from "./params.ts";
 import { generateKey, type Permission, PERMISSIONS } from "./apikey.ts";
 import {

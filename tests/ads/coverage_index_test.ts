@@ -16,7 +16,7 @@ import {
   startTestService,
   test,
 } from "../_server.ts";
-import { ADS_DATA_LOCK } from "../../lib/ads/import.ts";
+import { ADS_DATA_LOCK } from "../../lib/ads/approval.ts";
 import { openDb } from "../../lib/db/db.ts";
 import { migrate } from "../../lib/db/migrate.ts";
 import { migrations } from "../../sql/migrations.ts";

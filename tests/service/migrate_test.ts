@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { type Db, openDb } from "../../lib/db/db.ts";
 import { migrate } from "../../lib/db/migrate.ts";
-import { ADS_DATA_LOCK } from "../../lib/ads/import.ts";
+import { ADS_DATA_LOCK } from "../../lib/ads/approval.ts";
 import { migrations } from "../../sql/migrations.ts";
 import { freshDatabase, PG_FALLBACK_URL, PG_URL, test } from "../_server.ts";
 
