@@ -148,13 +148,11 @@ export async function occurrencesPerDay(r: ReadAt): Promise<Float64Array> {
   return counts;
 }
 
-/** The visible occurrences starting in [since, until), by station position, from records. */
-export async function visitRecords(
-  r: ReadAt,
-  since: number,
-  until: number,
-  visit: (station: number, block: RecordBlock, i: number, shown: string[]) => void,
-): Promise<void> {
+/**
+ * The record blocks of the scope's stations for the days [since, until) touch (epoch ms), each
+ * with its station's position, their brand sets resolved.
+ */
+export async function recordBlocks(r: ReadAt, since: number, until: number) {
   const keys: { station: number; unit: number }[] = [];
   for (let day = Math.floor(since / DAY_MS); day * DAY_MS < until; day++) {
     r.scope.stations.forEach((_, station) => keys.push({ station, unit: day }));
@@ -166,15 +164,25 @@ export async function visitRecords(
     r.version,
     keys.map((k) => ({ station: r.scope.stations[k.station], unit: k.unit })),
   );
-  const [fromUs, untilUs] = [since * 1000, until * 1000];
   await r.sets.resolve(blocks.map((block) => block.sets));
-  blocks.forEach((block, b) => {
+  return blocks.map((block, b) => ({ station: keys[b].station, block }));
+}
+
+/** The visible occurrences starting in [since, until), by station position, from records. */
+export async function visitRecords(
+  r: ReadAt,
+  since: number,
+  until: number,
+  visit: (station: number, block: RecordBlock, i: number, shown: string[]) => void,
+): Promise<void> {
+  const [fromUs, untilUs] = [since * 1000, until * 1000];
+  for (const { station, block } of await recordBlocks(r, since, until)) {
     for (let i = 0; i < block.starts.length; i++) {
       if (block.starts[i] < fromUs || block.starts[i] >= untilUs) continue;
       const shown = r.sets.shown(block.sets[i]);
-      if (shown) visit(keys[b].station, block, i, shown);
+      if (shown) visit(station, block, i, shown);
     }
-  });
+  }
 }
 
 /** Totals, per station (scope position), per brand and per UTC date (from firstDate). */
