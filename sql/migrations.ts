@@ -12,6 +12,8 @@ import m009 from "./009_responses.sql" with { type: "text" };
 import m010 from "./010_placeholder.sql" with { type: "text" };
 import m011 from "./011_placeholder.sql" with { type: "text" };
 import m012 from "./012_credential_digests.sql" with { type: "text" };
+import m013 from "./013_placeholder.sql" with { type: "text" };
+import m014 from "./014_ads_approved_frozen.sql" with { type: "text" };
 
 export const migrations: { name: string; text: string }[] = [
   { name: "001_core.sql", text: m001 },
@@ -26,4 +28,6 @@ export const migrations: { name: string; text: string }[] = [
   { name: "010_placeholder.sql", text: m010 },
   { name: "011_placeholder.sql", text: m011 },
   { name: "012_credential_digests.sql", text: m012 },
+  { name: "013_placeholder.sql", text: m013 },
+  { name: "014_ads_approved_frozen.sql", text: m014 },
 ];

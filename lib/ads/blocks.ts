@@ -169,16 +169,12 @@ interface Kept<T> {
   block: T;
 }
 
-/** How many grants' views of a cell block lib/ads/figures.ts keeps beside it, at most. */
-export const CELL_VIEWS_KEPT = 4;
-
-/** A block's bytes, with room for the views of it kept beside it (a cell block's). */
+/** A block's bytes. */
 function bytesOf(block: CellBlock | RecordBlock | CaptureBlock): number {
-  const arrays = Object.values(block).reduce(
+  return Object.values(block).reduce(
     (n, a: ArrayLike<number> & { byteLength: number }) => n + a.byteLength,
     200,
   );
-  return "runStart" in block ? arrays + CELL_VIEWS_KEPT * (800 + 16 * block.sets.length) : arrays;
 }
 
 /**

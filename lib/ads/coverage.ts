@@ -123,10 +123,22 @@ export async function coverageOf(
   );
   const result: StationCoverage[] = [];
   for (const [position, id] of stations.entries()) {
-    const station = stationCaptures(
-      blocks.slice(position * months.length, (position + 1) * months.length),
-      monthStartsUs,
-    );
+    // A station's captures and runs over these months, kept while the data version holds: other
+    // windows over the same months use them again.
+    const key = `runs|${id}|${months[0]}|${months.length}`;
+    let kept = r.cache.get<{ version: string; station: StationCaptures }>(key);
+    if (kept?.version !== r.version) {
+      kept = {
+        version: r.version,
+        station: stationCaptures(
+          blocks.slice(position * months.length, (position + 1) * months.length),
+          monthStartsUs,
+        ),
+      };
+      const bytes = Object.values(kept.station).reduce((n, a) => n + a.byteLength, 200);
+      r.cache.set(key, kept, bytes);
+    }
+    const { station } = kept;
     const { runStarts, runEnds, runFirst, runSnapshot, starts, ends } = station;
     const figures: StationCoverage = {
       id,

@@ -4,14 +4,7 @@
 
 import type { Sql } from "../db/db.ts";
 import type { AdsCache } from "./cache.ts";
-import {
-  CELL_VIEWS_KEPT,
-  type CellBlock,
-  monthOf,
-  monthStartMs,
-  readBlocks,
-  type RecordBlock,
-} from "./blocks.ts";
+import { type CellBlock, monthOf, monthStartMs, readBlocks, type RecordBlock } from "./blocks.ts";
 import { DAY_MS, type Period } from "./period.ts";
 import type { Scope, VisibleSets } from "./scope.ts";
 
@@ -44,83 +37,99 @@ export function partialDays(scope: Scope): Period[] {
   ].filter((edge) => edge.since < edge.until);
 }
 
-/** A cell block as one grant (and brand filter) sees it: its visible runs and totals per day. */
-interface Seen {
-  /** Visible runs of the block (indices into sets) and the brands each shows. */
-  runs: number[];
-  shown: string[][];
-  /** Occurrences, duration_ms, human_ms of each day of the month (from its first day). */
-  days: Float64Array;
+/** Days per month at most, and the running totals' length per brand (one more). */
+const MONTH_DAYS = 31;
+const CUM_DAYS = MONTH_DAYS + 1;
+
+/**
+ * One UTC month of a request's stations as its grant and filters see it, added up once from the
+ * cell blocks: the figures per station and day, and per shown brand running totals by day, so
+ * that any days of the month are one difference per brand. Kept in the ads cache per grant
+ * version, filters and month, for one data version.
+ */
+interface MonthFigures {
+  version: string;
+  /** Occurrences, duration_ms, human_ms of station s (scope position), day d at 3 (31 s + d). */
+  stationDays: Float64Array;
+  /** The brands shown; brand b's figures of days [0, d) at 3 (32 b + d) + f. */
+  brands: string[];
+  brandCum: Float64Array;
 }
 
-/** Per block, the last few grants' views of it: kept as long as the block is. */
-const seenByBlock = new WeakMap<CellBlock, Map<string, Seen>>();
+const monthKey = (r: ReadAt, month: number) =>
+  `month|${r.scope.accountId}|${r.scope.grantVersion}|${r.scope.stationId ?? ""}|` +
+  `${r.scope.brandId ?? ""}|${month}`;
 
-const viewKey = (r: ReadAt) =>
-  `${r.scope.accountId}|${r.scope.grantVersion}|${r.scope.brandId ?? ""}`;
-
-function seenOf(block: CellBlock, firstDay: number, r: ReadAt): Seen {
-  const key = viewKey(r);
-  let views = seenByBlock.get(block);
-  if (!views) seenByBlock.set(block, views = new Map());
-  let seen = views.get(key);
-  if (seen) return seen;
-  seen = { runs: [], shown: [], days: new Float64Array(3 * 31) };
-  const { sets, runStart, day, cum } = block;
-  for (let i = 0; i < sets.length; i++) {
-    const shown = r.sets.shown(sets[i]);
-    if (!shown) continue;
-    seen.runs.push(i);
-    seen.shown.push(shown);
-    for (let j = runStart[i]; j < runStart[i + 1]; j++) {
-      const at = 3 * (day[j] - firstDay);
-      for (let f = 0; f < 3; f++) seen.days[at + f] += cum[3 * (j + 1) + f] - cum[3 * j + f];
+function addUp(r: ReadAt, blocks: CellBlock[], firstDay: number): MonthFigures {
+  const stationDays = new Float64Array(3 * MONTH_DAYS * blocks.length);
+  const brandIndex = new Map<string, number>();
+  let perBrand = new Float64Array(3 * CUM_DAYS * 64);
+  blocks.forEach(({ sets, runStart, day, cum }, station) => {
+    for (let run = 0; run < sets.length; run++) {
+      const shown = r.sets.shown(sets[run]);
+      if (!shown) continue;
+      const at = shown.map((id) => {
+        let b = brandIndex.get(id);
+        if (b === undefined) brandIndex.set(id, b = brandIndex.size);
+        return 3 * CUM_DAYS * b;
+      });
+      while (3 * CUM_DAYS * brandIndex.size > perBrand.length) {
+        const grown = new Float64Array(2 * perBrand.length);
+        grown.set(perBrand);
+        perBrand = grown;
+      }
+      for (let j = runStart[run]; j < runStart[run + 1]; j++) {
+        const d = day[j] - firstDay;
+        for (let f = 0; f < 3; f++) {
+          const value = cum[3 * (j + 1) + f] - cum[3 * j + f];
+          stationDays[3 * (MONTH_DAYS * station + d) + f] += value;
+          // Brand b's day d, held at d + 1 until the running totals are taken below.
+          for (const base of at) perBrand[base + 3 * (d + 1) + f] += value;
+        }
+      }
+    }
+  });
+  const brandCum = perBrand.slice(0, 3 * CUM_DAYS * brandIndex.size);
+  for (let b = 0; b < brandIndex.size; b++) {
+    for (let d = 1; d < CUM_DAYS; d++) {
+      for (let f = 0; f < 3; f++) {
+        brandCum[3 * (CUM_DAYS * b + d) + f] += brandCum[3 * (CUM_DAYS * b + d - 1) + f];
+      }
     }
   }
-  if (views.size >= CELL_VIEWS_KEPT) views.delete(views.keys().next().value!);
-  views.set(key, seen);
-  return seen;
+  return { version: r.version, stationDays, brands: [...brandIndex.keys()], brandCum };
 }
 
-/** The first cell of run [lo, hi) on day `d` or later. */
-function firstCellFrom(day: Int32Array, lo: number, hi: number, d: number): number {
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (day[mid] < d) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** Every station of the scope with every month that the days [first, end) touch. */
-function stationMonths(scope: Scope, first: number, end: number) {
-  const keys: { station: number; month: number; from: number; to: number }[] = [];
-  for (let month = monthOf(first * DAY_MS); month <= monthOf((end - 1) * DAY_MS); month++) {
-    const monthFirst = monthStartMs(month) / DAY_MS;
-    const from = Math.max(first, monthFirst);
-    const to = Math.min(end, monthStartMs(month + 1) / DAY_MS);
-    scope.stations.forEach((_, station) => keys.push({ station, month, from, to }));
-  }
-  return keys;
-}
-
-async function cellBlocks(r: ReadAt, first: number, end: number) {
-  const keys = stationMonths(r.scope, first, end);
+/** The month's figures of the request's stations: from the cache, else added up from the blocks. */
+async function monthFigures(r: ReadAt, month: number): Promise<MonthFigures> {
+  const key = monthKey(r, month);
+  const kept = r.cache.get<MonthFigures>(key);
+  if (kept?.version === r.version) return kept;
   const blocks = await readBlocks(
     r.sql,
     r.cache,
     "cells",
     r.version,
-    keys.map((k) => ({ station: r.scope.stations[k.station], unit: k.month })),
+    r.scope.stations.map((station) => ({ station, unit: month })),
   );
-  // Every block's sets, even those with a view for this grant already: that view may be evicted
-  // by other requests during the await, and seenOf then rebuilds it from this request's sets.
-  await r.sets.resolve(blocks.flatMap((block) => [...block.sets]));
-  return keys.map((k, i) => ({
-    ...k,
-    block: blocks[i],
-    seen: seenOf(blocks[i], monthStartMs(k.month) / DAY_MS, r),
-  }));
+  await r.sets.resolve(blocks.map((block) => block.sets));
+  const figures = addUp(r, blocks, monthStartMs(month) / DAY_MS);
+  const bytes = 200 + figures.stationDays.byteLength + figures.brandCum.byteLength +
+    figures.brands.reduce((n, id) => n + 2 * id.length + 40, 0);
+  r.cache.set(key, figures, bytes);
+  return figures;
+}
+
+/** The months the days [first, end) touch, each with its days [from, to) as day numbers. */
+function monthsOf(first: number, end: number) {
+  const months: { month: number; monthFirst: number; from: number; to: number }[] = [];
+  for (let month = monthOf(first * DAY_MS); month <= monthOf((end - 1) * DAY_MS); month++) {
+    const monthFirst = monthStartMs(month) / DAY_MS;
+    const from = Math.max(first, monthFirst);
+    const to = Math.min(end, monthStartMs(month + 1) / DAY_MS);
+    months.push({ month, monthFirst, from, to });
+  }
+  return months;
 }
 
 /** Visible occurrences per whole day of the scope (from day wholeDays().first). */
@@ -128,20 +137,22 @@ export async function occurrencesPerDay(r: ReadAt): Promise<Float64Array> {
   const days = wholeDays(r.scope);
   if (!days || r.scope.empty) return new Float64Array(0);
   const counts = new Float64Array(days.end - days.first);
-  for (const { month, from, to, seen } of await cellBlocks(r, days.first, days.end)) {
-    const monthFirst = monthStartMs(month) / DAY_MS;
-    for (let d = from; d < to; d++) counts[d - days.first] += seen.days[3 * (d - monthFirst)];
+  for (const { month, monthFirst, from, to } of monthsOf(days.first, days.end)) {
+    const { stationDays } = await monthFigures(r, month);
+    for (let station = 0; station < r.scope.stations.length; station++) {
+      for (let d = from; d < to; d++) {
+        counts[d - days.first] += stationDays[3 * (MONTH_DAYS * station + d - monthFirst)];
+      }
+    }
   }
   return counts;
 }
 
-/** The visible occurrences starting in [since, until), by station position, from records. */
-export async function visitRecords(
-  r: ReadAt,
-  since: number,
-  until: number,
-  visit: (station: number, block: RecordBlock, i: number, shown: string[]) => void,
-): Promise<void> {
+/**
+ * The record blocks of the scope's stations for the days [since, until) touch (epoch ms), each
+ * with its station's position, their brand sets resolved.
+ */
+export async function recordBlocks(r: ReadAt, since: number, until: number) {
   const keys: { station: number; unit: number }[] = [];
   for (let day = Math.floor(since / DAY_MS); day * DAY_MS < until; day++) {
     r.scope.stations.forEach((_, station) => keys.push({ station, unit: day }));
@@ -153,15 +164,25 @@ export async function visitRecords(
     r.version,
     keys.map((k) => ({ station: r.scope.stations[k.station], unit: k.unit })),
   );
+  await r.sets.resolve(blocks.map((block) => block.sets));
+  return blocks.map((block, b) => ({ station: keys[b].station, block }));
+}
+
+/** The visible occurrences starting in [since, until), by station position, from records. */
+export async function visitRecords(
+  r: ReadAt,
+  since: number,
+  until: number,
+  visit: (station: number, block: RecordBlock, i: number, shown: string[]) => void,
+): Promise<void> {
   const [fromUs, untilUs] = [since * 1000, until * 1000];
-  await r.sets.resolve(blocks.flatMap((block) => [...block.sets]));
-  blocks.forEach((block, b) => {
+  for (const { station, block } of await recordBlocks(r, since, until)) {
     for (let i = 0; i < block.starts.length; i++) {
       if (block.starts[i] < fromUs || block.starts[i] >= untilUs) continue;
       const shown = r.sets.shown(block.sets[i]);
-      if (shown) visit(keys[b].station, block, i, shown);
+      if (shown) visit(station, block, i, shown);
     }
-  });
+  }
 }
 
 /** Totals, per station (scope position), per brand and per UTC date (from firstDate). */
@@ -199,28 +220,25 @@ export async function summarize(r: ReadAt): Promise<Sums> {
     }
   };
   const days = wholeDays(scope);
-  if (days) {
-    for (
-      const { station, month, from, to, block, seen } of await cellBlocks(r, days.first, days.end)
-    ) {
-      const monthFirst = monthStartMs(month) / DAY_MS;
+  for (const { month, monthFirst, from, to } of days ? monthsOf(days.first, days.end) : []) {
+    const { stationDays, brands, brandCum } = await monthFigures(r, month);
+    for (let station = 0; station < scope.stations.length; station++) {
       for (let d = from; d < to; d++) {
-        const at = 3 * (d - monthFirst);
-        if (seen.days[at] > 0) {
-          add(station, d - firstDate, seen.days[at], seen.days[at + 1], seen.days[at + 2]);
+        const at = 3 * (MONTH_DAYS * station + d - monthFirst);
+        if (stationDays[at] > 0) {
+          add(station, d - firstDate, stationDays[at], stationDays[at + 1], stationDays[at + 2]);
         }
       }
-      const { runStart, day, cum } = block;
-      seen.runs.forEach((run, k) => {
-        const lo = firstCellFrom(day, runStart[run], runStart[run + 1], from);
-        const hi = firstCellFrom(day, lo, runStart[run + 1], to);
-        if (lo === hi) return;
-        for (const id of seen.shown[k]) {
-          const figures = brand(id);
-          for (let f = 0; f < 3; f++) figures[f] += cum[3 * hi + f] - cum[3 * lo + f];
-        }
-      });
     }
+    const [lo, hi] = [from - monthFirst, to - monthFirst];
+    brands.forEach((id, b) => {
+      const base = 3 * CUM_DAYS * b;
+      if (brandCum[base + 3 * hi] === brandCum[base + 3 * lo]) return;
+      const figures = brand(id);
+      for (let f = 0; f < 3; f++) {
+        figures[f] += brandCum[base + 3 * hi + f] - brandCum[base + 3 * lo + f];
+      }
+    });
   }
   for (const edge of partialDays(scope)) {
     await visitRecords(

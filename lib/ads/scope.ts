@@ -85,8 +85,11 @@ interface GrantSets {
 
 /** A grant's brand sets as one request sees them. */
 export interface VisibleSets {
-  /** Looks up the sets not met before (a set's visibility at a grant version never changes). */
-  resolve(sets: Iterable<number>): Promise<void>;
+  /**
+   * Looks up the sets of `lists` not met before (a set's visibility at a grant version never
+   * changes).
+   */
+  resolve(lists: ArrayLike<number>[]): Promise<void>;
   /**
    * What a resolved set shows the request: its granted brands, or undefined when the request
    * may not see it (not visible to the grant, or without the brand_id filter's brand).
@@ -99,9 +102,13 @@ export function visibleSets(sql: Sql, cache: AdsCache, scope: Scope): VisibleSet
   const kept = cache.get<GrantSets>(key) ?? { shown: new Map(), bytes: 100 };
   const { brandId } = scope;
   return {
-    async resolve(sets) {
-      const missing = [...new Set(sets)].filter((set) => !kept.shown.has(set));
-      if (!missing.length) return;
+    async resolve(lists) {
+      const unseen = new Set<number>();
+      for (const list of lists) {
+        for (let i = 0; i < list.length; i++) if (!kept.shown.has(list[i])) unseen.add(list[i]);
+      }
+      if (!unseen.size) return;
+      const missing = [...unseen];
       const rows = await sql<{ brand_set: number; shown: string[] }>`
         select brand_set, shown
           from ads_visible_sets(${scope.accountId}, ${scope.grantVersion}::uuid)
@@ -142,18 +149,24 @@ export function scopedOccurrences(
                        0 as duration_ms, null::text as duration_precision, 0 as snapshot_seq,
                        null::text[] as brand_ids where false`;
   }
+  // Each part read once, the occurrences through their index and the sets through theirs, then
+  // joined: so a kept generic plan (Db.keptPlans) is as good as one made for the values.
   return frag`
+    with o as materialized (
+      select o.id, o.station_id, o.ad_started_at, o.ad_ended_at, o.duration_ms,
+             o.duration_precision, o.snapshot_seq, o.brand_ids
+        from ads_occurrences o
+       where o.review_state = 'confirmed' and o.station_id = any(${scope.stations}::text[])
+         and o.ad_started_at >= ${range.since}::timestamptz
+         and o.ad_started_at < ${range.until}::timestamptz
+         and o.snapshot_seq in (select seq from ads_snapshots where approved_at is not null)),
+    v as materialized (
+      select b.brand_ids, s.shown
+        from ads_visible_sets(${scope.accountId}, ${scope.grantVersion}::uuid) s
+        join ads_brand_sets b on b.id = s.brand_set
+       where ${sets ? frag`s.brand_set = any(${sets}::int[])` : frag`true`})
     select o.id, o.station_id, o.ad_started_at, o.ad_ended_at, o.duration_ms,
            o.duration_precision, o.snapshot_seq, v.shown as brand_ids
-      from ads_occurrences o
-      join ads_brand_sets b on b.brand_ids = o.brand_ids
-      join (select brand_set, shown
-              from ads_visible_sets(${scope.accountId}, ${scope.grantVersion}::uuid)
-             where ${sets ? frag`brand_set = any(${sets}::int[])` : frag`true`}) v
-        on v.brand_set = b.id
-     where o.review_state = 'confirmed' and o.station_id = any(${scope.stations}::text[])
-       and o.ad_started_at >= ${range.since}::timestamptz
-       and o.ad_started_at < ${range.until}::timestamptz
-       and (${scope.brandId}::text is null or ${scope.brandId}::text = any(v.shown))
-       and o.snapshot_seq in (select seq from ads_snapshots where approved_at is not null)`;
+      from o join v on v.brand_ids = o.brand_ids
+     where ${scope.brandId}::text is null or ${scope.brandId}::text = any(v.shown)`;
 }

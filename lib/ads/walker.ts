@@ -2,13 +2,14 @@
 // the stations' record blocks one UTC day at a time, so that the page's query reads only its rows.
 
 import { DAY_MS } from "./period.ts";
-import { type ReadAt, visitRecords } from "./figures.ts";
+import { type ReadAt, recordBlocks, visitRecords } from "./figures.ts";
 import type { Scope } from "./scope.ts";
 
 /**
- * Calls `visit` with the start (epoch µs) and station position of each visible occurrence
- * starting in [from, until) (epoch ms), in start order (ties in any order), until it returns
- * false.
+ * Calls `visit` with the start (epoch µs), station position and brand set of each visible
+ * occurrence starting in [from, until) (epoch ms), in start order (ties in any order), until it
+ * returns false. Each day's blocks are merged (each is in start order already), so a page reads
+ * as many records as lie before it, not the whole day.
  */
 async function walkStarts(
   r: ReadAt,
@@ -19,18 +20,64 @@ async function walkStarts(
   for (let day = Math.floor(from / DAY_MS); day * DAY_MS < until; day++) {
     const since = Math.max(from, day * DAY_MS);
     const to = Math.min(until, (day + 1) * DAY_MS);
-    const starts: number[] = [];
-    const stations: number[] = [];
-    const sets: number[] = [];
-    await visitRecords(r, since, to, (station, block, i) => {
-      starts.push(block.starts[i]);
-      stations.push(station);
-      sets.push(block.sets[i]);
+    const blocks = await recordBlocks(r, since, to);
+    const [sinceUs, toUs] = [since * 1000, to * 1000];
+    // next[b]: block b's next visible record in range; the heap orders blocks by its start.
+    const next = new Int32Array(blocks.length);
+    const startOf = (b: number) => blocks[b].block.starts[next[b]];
+    const heap: number[] = [];
+    /** Moves block b's cursor to its next visible record from `at` on; false when none is left. */
+    const seek = (b: number, at: number) => {
+      const { starts, sets } = blocks[b].block;
+      while (at < starts.length && starts[at] < toUs && !r.sets.shown(sets[at])) at++;
+      next[b] = at;
+      return at < starts.length && starts[at] < toUs;
+    };
+    const up = (k: number) => {
+      while (k > 0) {
+        const parent = (k - 1) >> 1;
+        if (startOf(heap[parent]) <= startOf(heap[k])) return;
+        [heap[parent], heap[k]] = [heap[k], heap[parent]];
+        k = parent;
+      }
+    };
+    const down = (k: number) => {
+      for (;;) {
+        const [left, right] = [2 * k + 1, 2 * k + 2];
+        let least = k;
+        if (left < heap.length && startOf(heap[left]) < startOf(heap[least])) least = left;
+        if (right < heap.length && startOf(heap[right]) < startOf(heap[least])) least = right;
+        if (least === k) return;
+        [heap[least], heap[k]] = [heap[k], heap[least]];
+        k = least;
+      }
+    };
+    blocks.forEach(({ block }, b) => {
+      if (seek(b, firstFrom(block.starts, sinceUs))) up(heap.push(b) - 1);
     });
-    // One day of the scope's stations: sorted here rather than merged, it is a few thousand.
-    const order = Array.from(starts.keys()).sort((a, b) => starts[a] - starts[b]);
-    for (const i of order) if (!visit(starts[i], stations[i], sets[i])) return;
+    while (heap.length) {
+      const b = heap[0];
+      const { station, block } = blocks[b];
+      if (!visit(block.starts[next[b]], station, block.sets[next[b]])) return;
+      if (seek(b, next[b] + 1)) down(0);
+      else {
+        heap[0] = heap[heap.length - 1];
+        heap.pop();
+        down(0);
+      }
+    }
   }
+}
+
+/** The first index of the ascending `starts` at `us` or later. */
+function firstFrom(starts: Float64Array, us: number): number {
+  let [lo, hi] = [0, starts.length];
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (starts[mid] < us) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** How many of the scope's visible occurrences start in [from, until) (epoch ms). */

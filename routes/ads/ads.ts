@@ -14,7 +14,7 @@ import { countVisible, locatePage } from "../../lib/ads/walker.ts";
 import { catalogAt, newestSnapshot } from "../../lib/ads/catalog.ts";
 import { DataMoved } from "../../lib/ads/blocks.ts";
 import { grantScope } from "../../lib/ads/scope.ts";
-import { frag } from "../../lib/db/db.ts";
+import { frag, type Sql } from "../../lib/db/db.ts";
 import { DAY_MS, isoUtc } from "../../lib/ads/period.ts";
 import { json } from "../../lib/http/router.ts";
 import { atOneDataVersion, defineAdsRoute } from "../../lib/ads/wing.ts";
@@ -104,8 +104,11 @@ function pageStart(scope: Scope, perDay: Float64Array, firstPartial: number, off
   return { from: (days.first + day) * DAY_MS, offset: left };
 }
 
-/** The page and the total at data version `version`. */
-async function pageAt(r: ReadAt, offset: number, limit: number) {
+/**
+ * The page and the total at data version `version`; the page's statement runs on `keptPlans`
+ * (its generic plan is kept: it is the same for every page).
+ */
+async function pageAt(r: ReadAt, keptPlans: Sql, offset: number, limit: number) {
   const { scope } = r;
   if (scope.empty) return { rows: [] as PageRow[], total: 0 };
   const perDay = await occurrencesPerDay(r);
@@ -119,7 +122,7 @@ async function pageAt(r: ReadAt, offset: number, limit: number) {
   const firstPartial = edges[0]?.since.getTime() === scope.period!.since.getTime() ? partial[0] : 0;
   const start = pageStart(scope, perDay, firstPartial, offset);
   const page = await locatePage(r, start.from, start.offset, limit);
-  const read = page ? await r.sql<PageRow>`${pageSql(page, limit)}` : [];
+  const read = page ? await keptPlans<PageRow>`${pageSql(page, limit)}` : [];
   // An approval committed since the figures were read: all of it again at the new version,
   // checked on an empty page too. (No visible row: the grant was replaced since the key lookup.)
   if (read.length && read[0].data_version !== r.version) throw new DataMoved(read[0].data_version);
@@ -152,7 +155,7 @@ export const routes = [
     errors: [401, 403, 404, 422, 429, 503],
     handler: async ({ app, principal, query }) => {
       const scope = resolveScope(principal, query, app.clock());
-      const { sql } = principal.reads;
+      const { sql, keptPlans } = principal.reads;
       const { cache } = app.ads;
       const { rows, total, catalog, newest } = await atOneDataVersion(
         principal,
@@ -160,6 +163,7 @@ export const routes = [
           const sets = visibleSets(sql, cache, scope);
           const { rows, total } = await pageAt(
             { sql, cache, version, scope, sets },
+            keptPlans,
             query.offset,
             query.limit,
           );
