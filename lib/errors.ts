@@ -57,7 +57,7 @@ export interface ApiErrorOptions {
   replayable?: boolean;
 }
 
-/** Thrown anywhere a request must fail; turned into the envelope by lib/http/app.ts alone. */
+/** Thrown anywhere a request must fail; turned into the envelope by lib/http/steps.ts alone. */
 export class ApiError extends Error {
   readonly field: string | null;
   readonly headers: Record<string, string>;

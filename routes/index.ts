@@ -18,6 +18,8 @@ import { routes as exports } from "./forms/exports.ts";
 import { routes as sessions } from "./forms/sessions.ts";
 import { routes as erasures } from "./forms/erasures.ts";
 import { routes as webhooks } from "./webhooks/webhooks.ts";
+import { routes as deliveries } from "./webhooks/deliveries.ts";
+import { routes as signingSecret } from "./webhooks/signing_secret.ts";
 import { routes as events } from "./webhooks/events.ts";
 
 export const allRoutes: Route[] = [
@@ -39,5 +41,7 @@ export const allRoutes: Route[] = [
   ...sessions,
   ...erasures,
   ...webhooks,
+  ...deliveries,
+  ...signingSecret,
   ...events,
 ];

@@ -1,9 +1,11 @@
-// What the forms API adds to the service: its state in memory and how its requests fail.
+// What the forms API adds to the service: its state in memory, how its requests fail, and how its
+// route files define their routes.
 
 import { ApiError } from "../errors.ts";
 import type { Sql } from "../db/db.ts";
 import { storeInTransaction } from "../http/idempotency.ts";
-import { type AppContext, json, routeDefiner } from "../http/router.ts";
+import { type AppContext, json, type Route, type RouteDef, routeDefiner } from "../http/router.ts";
+import type { Shape } from "../http/schema.ts";
 import { createQuestionCache } from "./question_cache.ts";
 import { WORKSPACE_HEADER } from "./auth.ts";
 import { formTokenKey } from "./form_token.ts";
@@ -40,6 +42,18 @@ export const defineFormsRoute = routeDefiner<FormsApp>({
   // The public questionnaire routes: a 404 or 405 under them is readable by any embed.
   publicPrefix: "/api/v1/public/",
 });
+
+/**
+ * The definer of one area of the forms API (a route file): its tag and CORS policy, said once for
+ * all its routes. A workspace's resources answer the origins the workspace allows
+ * ("credentialed"); routes about the user alone leave `cors` out, so only the service's own
+ * origin may call them with credentials (lib/forms/auth.ts says why).
+ */
+export function formsRoutes(shared: { tag: string; cors?: "public" | "credentialed" }) {
+  return <QS extends Shape = Shape, PS extends Shape = Shape, B = undefined, PR = null>(
+    def: Omit<RouteDef<QS, PS, B, PR, FormsApp>, "tag" | "cors">,
+  ): Route => defineFormsRoute({ ...def, ...shared });
+}
 
 /** The 404 of what the caller cannot see (another workspace's is the same as none). */
 export function notFound(message: string, field: string | null = null): ApiError {

@@ -1,9 +1,15 @@
 // CORS for credentialed routes: only the origins the caller's account allows are reflected, with
-// credentials; every answer varies by Origin so caches never mix them up. (Public routes
-// answer "*" without credentials, set by the pipeline.) Which origins an account allows is the
-// wing's to say (its rules' credentialedCors).
+// credentials; every answer varies by Origin so caches never mix them up. Public routes answer
+// "*" without credentials (the publicCors step). Which origins an account allows is the wing's
+// to say (its rules' credentialedCors).
 
-import type { AppContext, WingRules } from "./router.ts";
+import type { Step } from "./pipeline.ts";
+import type { AppContext, Route, WingRules } from "./router.ts";
+
+/** Headers a browser may read on cross-origin responses. */
+const EXPOSED_HEADERS = "X-Trace-Id, X-API-Version, Retry-After, Idempotent-Replayed, " +
+  "X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, RateLimit, RateLimit-Policy, " +
+  "Deprecation, Sunset, Link";
 
 /** Adds the CORS headers of a credentialed answer for the request's Origin. */
 export function applyCredentialedCors(req: Request, headers: Headers, allowedOrigins: string[]) {
@@ -67,3 +73,33 @@ function preflight(headers: Headers, allowed: boolean, requestHeaders: string[])
   }
   return new Response(null, { status: 204, headers });
 }
+
+/**
+ * Public routes answer any origin, errors included (404, 405, maintenance), so an embed on
+ * another site can read and show them; any cross-origin answer lets the browser read the
+ * service's own headers.
+ */
+export function publicCors(routes: Route[]): Step {
+  const publicPrefixes = [...new Set(routes.flatMap((r) => r.rules.publicPrefix ?? []))];
+  return async (x, next) => {
+    const response = await next();
+    const headers = response.headers;
+    if (x.route?.cors === "public" || publicPrefixes.some((prefix) => x.path.startsWith(prefix))) {
+      headers.set("Access-Control-Allow-Origin", "*");
+    }
+    if (headers.has("Access-Control-Allow-Origin")) {
+      headers.set("Access-Control-Expose-Headers", EXPOSED_HEADERS);
+    }
+    return response;
+  };
+}
+
+/** OPTIONS on a path that has a route with a CORS policy: that route's preflight. */
+export const corsPreflight: Step = async (x, next) => {
+  const corsRoute = x.allowed.find((r) => r.cors);
+  if (x.match || x.method !== "OPTIONS" || !corsRoute) return await next();
+  x.route = corsRoute;
+  return corsRoute.cors === "credentialed"
+    ? await credentialedPreflight(x.app, x.req, corsRoute.rules)
+    : publicPreflight();
+};

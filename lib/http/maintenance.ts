@@ -1,6 +1,8 @@
 // The maintenance window, stored in the database so that every instance sees it.
 
 import type { Sql } from "../db/db.ts";
+import { ApiError, DatabaseUnavailable } from "../errors.ts";
+import type { Step } from "./pipeline.ts";
 
 export interface MaintenanceWindow {
   startedAt: Date;
@@ -42,4 +44,25 @@ export function cachedMaintenance(sql: Sql, clock: () => Date, ttlMs: number) {
 export function retryAfter(window: MaintenanceWindow, now: Date): string {
   if (!window.until) return "300";
   return String(Math.max(1, Math.ceil((window.until.getTime() - now.getTime()) / 1000)));
+}
+
+/** During a window, every request under /api/ answers 503 DEGRADED with Retry-After. */
+export function maintenance(readWindow: () => Promise<MaintenanceWindow | null>): Step {
+  return async (x, next) => {
+    if (x.path.startsWith("/api/")) {
+      // An unreachable database must not turn every request into a 500 here: the route's
+      // own query then answers as its API prescribes (503 UNAVAILABLE on the ads API).
+      const window = await readWindow().catch((err) => {
+        if (err instanceof DatabaseUnavailable) return null;
+        throw err;
+      });
+      if (window) {
+        throw new ApiError(503, "DEGRADED", {
+          message: "The service is in a maintenance window; retry after Retry-After seconds.",
+          headers: { "Retry-After": retryAfter(window, x.app.clock()) },
+        });
+      }
+    }
+    return await next();
+  };
 }

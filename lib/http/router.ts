@@ -22,7 +22,7 @@ export interface WingRules {
   unavailable(): ApiError;
   /**
    * How long a request under /api/ may wait for the database, maintenance read included, before
-   * it answers `unavailable()` (lib/http/app.ts).
+   * it answers `unavailable()` (lib/http/deadline.ts).
    */
   deadlineMs(config: Config): number;
   /**
@@ -242,7 +242,7 @@ export function matchRoute(routes: Route[], method: string, path: string) {
 
 export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 
-/** A JSON response; under /api/ the pipeline adds Cache-Control: no-store (lib/http/app.ts). */
+/** A JSON response; under /api/ the pipeline adds Cache-Control: no-store (lib/http/steps.ts). */
 export function json(body: unknown, status = 200, headers: HeadersInit = {}): Response {
   const out = new Headers(headers);
   out.set("content-type", JSON_CONTENT_TYPE);

@@ -8,10 +8,13 @@ import { answeredInTransaction, storeInTransaction } from "../../lib/http/idempo
 import { beginLoginAttempt, forgetLoginAttempt } from "../../lib/forms/login_limit.ts";
 import { hashPassword, verifyPassword } from "../../lib/forms/password.ts";
 import { json } from "../../lib/http/router.ts";
-import { conflict, defineFormsRoute, notFound } from "../../lib/forms/wing.ts";
+import { conflict, formsRoutes, notFound } from "../../lib/forms/wing.ts";
 import { PLANS } from "../../lib/forms/plan.ts";
 import * as s from "../../lib/http/schema.ts";
 import { newSigningSecret } from "../../lib/webhooks/signing.ts";
+
+/** The account's routes: about the user alone, so no CORS (lib/forms/auth.ts says why). */
+const accountRoute = formsRoutes({ tag: "auth" });
 
 const userJson = s.named(
   "User",
@@ -60,10 +63,9 @@ const cookieHeader = {
 };
 
 export const routes = [
-  defineFormsRoute({
+  accountRoute({
     method: "POST",
     path: "/api/v1/auth/register",
-    tag: "auth",
     summary: "Register",
     description:
       "Creates a user and a workspace it owns (plan DEFAULT_PLAN), signs the user in (sets " +
@@ -112,10 +114,9 @@ export const routes = [
     },
   }),
 
-  defineFormsRoute({
+  accountRoute({
     method: "POST",
     path: "/api/v1/auth/login",
-    tag: "auth",
     summary: "Log in",
     description:
       "Checks e-mail and password and sets the service_token cookie (valid 14 days). A wrong " +
@@ -158,10 +159,9 @@ export const routes = [
     },
   }),
 
-  defineFormsRoute({
+  accountRoute({
     method: "POST",
     path: "/api/v1/auth/logout",
-    tag: "auth",
     summary: "Log out",
     description: "Revokes the credential of this request (cookie or bearer token) and clears " +
       "the cookie, 204.",
@@ -174,10 +174,9 @@ export const routes = [
     },
   }),
 
-  defineFormsRoute({
+  accountRoute({
     method: "POST",
     path: "/api/v1/auth/tokens",
-    tag: "auth",
     summary: "Create a bearer token",
     description:
       "Creates a token for scripts (Authorization: Bearer), valid until revoked, with the " +
@@ -200,10 +199,9 @@ export const routes = [
     },
   }),
 
-  defineFormsRoute({
+  accountRoute({
     method: "GET",
     path: "/api/v1/auth/tokens",
-    tag: "auth",
     summary: "List bearer tokens",
     description: "The user's unrevoked bearer tokens (never the token values), newest first.",
     auth: user("viewer"),
@@ -228,10 +226,9 @@ export const routes = [
     },
   }),
 
-  defineFormsRoute({
+  accountRoute({
     method: "DELETE",
     path: "/api/v1/auth/tokens/{id}",
-    tag: "auth",
     summary: "Revoke a bearer token",
     description: "Revokes one of the user's bearer tokens, 204; effective on the next request.",
     auth: user("viewer"),

@@ -11,8 +11,11 @@ import {
   paymentProvider,
 } from "../../lib/forms/billing.ts";
 import { json } from "../../lib/http/router.ts";
-import { conflict, createdAnswer, defineFormsRoute, notFound } from "../../lib/forms/wing.ts";
+import { conflict, createdAnswer, formsRoutes, notFound } from "../../lib/forms/wing.ts";
 import * as s from "../../lib/http/schema.ts";
+
+/** The workspace's billing, from the origins it allows. */
+const billingRoute = formsRoutes({ tag: "billing", cors: "credentialed" });
 
 const checkoutBody = s.named(
   "CheckoutRequest",
@@ -55,10 +58,9 @@ function present(row: CheckoutRow) {
 }
 
 export const routes = [
-  defineFormsRoute({
+  billingRoute({
     method: "POST",
     path: "/api/v1/billing/checkout",
-    tag: "billing",
     summary: "Start a checkout for a paid plan",
     description: "Creates a pending checkout for the request's workspace: plan `pro` " +
       "(100,000 answers per month) or `business` (unlimited), interval `month` or `year`. " +
@@ -71,7 +73,6 @@ export const routes = [
     auth: user("owner"),
     body: checkoutBody,
     idempotent: true,
-    cors: "credentialed",
     errors: [409],
     responses: {
       201: {
@@ -109,16 +110,14 @@ export const routes = [
       });
     },
   }),
-  defineFormsRoute({
+  billingRoute({
     method: "GET",
     path: "/api/v1/billing/checkouts/{id}",
-    tag: "billing",
     summary: "A checkout's status",
     description: "pending until the payment is reported, then completed (the workspace's " +
       "plan has switched). A checkout of another workspace: 404.",
     auth: user("owner"),
     params: { id: s.uuid() },
-    cors: "credentialed",
     responses: { 200: { description: "The checkout.", schema: checkoutSchema } },
     handler: async ({ app, params, principal }) => {
       const row = await findCheckout(app.db.sql, params.id, principal.workspaceId);

@@ -13,8 +13,11 @@ import {
   refreshStatistics,
 } from "../../lib/forms/export.ts";
 import { json } from "../../lib/http/router.ts";
-import { createdAnswer, defineFormsRoute, notFound } from "../../lib/forms/wing.ts";
+import { createdAnswer, formsRoutes, notFound } from "../../lib/forms/wing.ts";
 import * as s from "../../lib/http/schema.ts";
+
+/** The workspace's exports, from the origins it allows. */
+const exportRoute = formsRoutes({ tag: "exports", cors: "credentialed" });
 
 interface ExportRow {
   id: string;
@@ -88,10 +91,9 @@ async function present(sql: Sql, row: Omit<ExportRow, "slug">) {
 }
 
 export const routes = [
-  defineFormsRoute({
+  exportRoute({
     method: "POST",
     path: "/api/v1/exports",
-    tag: "exports",
     summary: "Export a questionnaire's answers",
     description: "Creates an export of the sessions and answers of a questionnaire of the " +
       "workspace (admin or owner), as of this moment: sessions started and answers given " +
@@ -106,7 +108,6 @@ export const routes = [
       s.object({ questionnaire_id: s.uuid(), format: s.enumOf(EXPORT_FORMATS) }),
     ),
     idempotent: true,
-    cors: "credentialed",
     responses: {
       202: {
         description: "The export.",
@@ -132,15 +133,13 @@ export const routes = [
       });
     },
   }),
-  defineFormsRoute({
+  exportRoute({
     method: "GET",
     path: "/api/v1/exports/{id}",
-    tag: "exports",
     summary: "An export's status",
     description: "The export (admin or owner). An export of another workspace: 404.",
     auth: user("admin"),
     params: { id: s.uuid() },
-    cors: "credentialed",
     responses: { 200: { description: "The export.", schema: exportSchema } },
     handler: async ({ app, params, principal }) => {
       return json(
@@ -148,10 +147,9 @@ export const routes = [
       );
     },
   }),
-  defineFormsRoute({
+  exportRoute({
     method: "GET",
     path: "/api/v1/exports/{id}/download",
-    tag: "exports",
     summary: "Download an export",
     description: "Streams the file. CSV (text/csv, UTF-8 with BOM, RFC 4180: CRLF line " +
       "breaks, fields with a comma, quote or line break quoted, quotes doubled): a header " +
@@ -164,7 +162,6 @@ export const routes = [
       "values unchanged.",
     auth: user("admin"),
     params: { id: s.uuid() },
-    cors: "credentialed",
     responses: {
       200: {
         description: "The file, in the export's format.",

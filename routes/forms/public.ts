@@ -35,8 +35,11 @@ import {
 } from "../../lib/forms/form_token.ts";
 import { progressSchema, questionSchema } from "../../lib/forms/schemas.ts";
 import { json, jsonText, type RequestContext } from "../../lib/http/router.ts";
-import { conflict, defineFormsRoute, notFound } from "../../lib/forms/wing.ts";
+import { conflict, formsRoutes, notFound } from "../../lib/forms/wing.ts";
 import * as s from "../../lib/http/schema.ts";
+
+/** The visitors' routes, readable from any origin (an embed on any site). */
+const publicRoute = formsRoutes({ tag: "public", cors: "public" });
 
 /** loaded_at may lie this far in the future (client clock skew) ... */
 const LOADED_AT_SKEW_MS = 5 * 60 * 1000;
@@ -117,17 +120,15 @@ async function refusal(ctx: RequestContext, count: PublicCount | null, err: unkn
 }
 
 export const routes = [
-  defineFormsRoute({
+  publicRoute({
     method: "GET",
     path: "/api/v1/public/q/{slug}",
-    tag: "public",
     summary: "Read a published questionnaire",
     description: "Title and questions (ids, titles, types, options, required) of a published " +
       "questionnaire; a draft, closed, deleted or unknown slug: 404. CORS: any origin. With " +
       "bot_protection on, each read also hands out a new form_token (then Cache-Control: " +
       "no-store) that a session start must carry with the solution of its proof of work.",
     auth: publicAccess(),
-    cors: "public",
     params: slugParam,
     responses: { 200: { description: "The questionnaire.", schema: publicQuestionnaire } },
     handler: async ({ app, params }) => {
@@ -158,10 +159,9 @@ export const routes = [
     },
   }),
 
-  defineFormsRoute({
+  publicRoute({
     method: "POST",
     path: "/api/v1/public/q/{slug}/sessions",
-    tag: "public",
     summary: "Start a session",
     description:
       "Starts a visitor's session on a published questionnaire, 201 {sessionId}. name, email " +
@@ -181,7 +181,6 @@ export const routes = [
       "(field honeypot).",
     // Counted in the statement that starts the session (lib/forms/auth.ts).
     auth: publicAccess("in statement"),
-    cors: "public",
     idempotent: "transactional",
     params: slugParam,
     body: s.named(
@@ -299,10 +298,9 @@ export const routes = [
     },
   }),
 
-  defineFormsRoute({
+  publicRoute({
     method: "POST",
     path: "/api/v1/public/q/{slug}/sessions/{sessionId}/answers",
-    tag: "public",
     summary: "Answer a question",
     description:
       "Stores the answer to one question, 201 {success, isComplete, progress}. The answer " +
@@ -315,7 +313,6 @@ export const routes = [
       "Idempotency-Key.",
     // Counted in the statement that records the answer (lib/forms/auth.ts).
     auth: publicAccess("in statement"),
-    cors: "public",
     idempotent: "transactional",
     params: {
       ...slugParam,

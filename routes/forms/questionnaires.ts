@@ -15,8 +15,11 @@ import {
 import { questionOption, questionSchema, questionTitle } from "../../lib/forms/schemas.ts";
 import { DEFAULT_MIN_FILL_SECONDS } from "../../lib/forms/form_token.ts";
 import { json } from "../../lib/http/router.ts";
-import { conflict, defineFormsRoute, type FormsApp, notFound } from "../../lib/forms/wing.ts";
+import { conflict, type FormsApp, formsRoutes, notFound } from "../../lib/forms/wing.ts";
 import * as s from "../../lib/http/schema.ts";
+
+/** The workspace's questionnaires, from the origins it allows. */
+const questionnaireRoute = formsRoutes({ tag: "questionnaires", cors: "credentialed" });
 
 const STATES = ["draft", "published", "closed", "deleted"] as const;
 type State = typeof STATES[number];
@@ -165,10 +168,9 @@ async function moveTo(
 const idParam = { id: s.uuid() };
 
 export const routes = [
-  defineFormsRoute({
+  questionnaireRoute({
     method: "POST",
     path: "/api/v1/questionnaires",
-    tag: "questionnaires",
     summary: "Create a questionnaire",
     description:
       "Creates a draft, 201. slug defaults to one made from the title plus a random suffix; " +
@@ -178,7 +180,6 @@ export const routes = [
       "true. bot_protection (default false) and min_fill_seconds (default 3) set the bot " +
       "protection of its public session starts. Needs editor. Accepts Idempotency-Key.",
     auth: user("editor"),
-    cors: "credentialed",
     idempotent: true,
     body: s.named(
       "NewQuestionnaire",
@@ -219,16 +220,14 @@ export const routes = [
     },
   }),
 
-  defineFormsRoute({
+  questionnaireRoute({
     method: "GET",
     path: "/api/v1/questionnaires",
-    tag: "questionnaires",
     summary: "List questionnaires",
     description: "The workspace's questionnaires (deleted ones excluded), newest first, in the " +
       "list envelope; optional filter by state. Keyset pagination: stable under concurrent " +
       "changes.",
     auth: user("viewer"),
-    cors: "credentialed",
     query: { ...pageQuery, state: s.optional(s.enumOf(["draft", "published", "closed"])) },
     responses: { 200: { description: "A page.", schema: listEnvelope(summaryJson) } },
     handler: async ({ app, query, principal }) => {
@@ -246,14 +245,12 @@ export const routes = [
     },
   }),
 
-  defineFormsRoute({
+  questionnaireRoute({
     method: "GET",
     path: "/api/v1/questionnaires/{id}",
-    tag: "questionnaires",
     summary: "Read a questionnaire",
     description: "With its questions. Another workspace's or a deleted questionnaire: 404.",
     auth: user("viewer"),
-    cors: "credentialed",
     params: idParam,
     responses: { 200: { description: "The questionnaire.", schema: questionnaireJson } },
     handler: async ({ app, params, principal }) => {
@@ -266,16 +263,14 @@ export const routes = [
     },
   }),
 
-  defineFormsRoute({
+  questionnaireRoute({
     method: "PATCH",
     path: "/api/v1/questionnaires/{id}",
-    tag: "questionnaires",
     summary: "Change a draft",
     description: "Changes title, slug, questions (they replace the whole list; their ids " +
       "change), bot_protection and/or min_fill_seconds. Only a draft can change: otherwise 409 " +
       "(field state). Needs editor.",
     auth: user("editor"),
-    cors: "credentialed",
     params: idParam,
     body: s.named(
       "QuestionnaireChange",
@@ -329,16 +324,14 @@ export const routes = [
     },
   }),
 
-  defineFormsRoute({
+  questionnaireRoute({
     method: "POST",
     path: "/api/v1/questionnaires/{id}/publish",
-    tag: "questionnaires",
     summary: "Publish a draft",
     description: "draft -> published: visitors can then start sessions under its slug. A " +
       "deleted questionnaire: 409 CONFLICT (field state), as is one that is not a draft; a " +
       "draft without questions: 409 (field questions). Needs editor.",
     auth: user("editor"),
-    cors: "credentialed",
     params: idParam,
     responses: { 200: { description: "Published.", schema: summaryJson } },
     errors: [409],
@@ -346,15 +339,13 @@ export const routes = [
       json(await moveTo(app, principal, params.id, "published")),
   }),
 
-  defineFormsRoute({
+  questionnaireRoute({
     method: "POST",
     path: "/api/v1/questionnaires/{id}/close",
-    tag: "questionnaires",
     summary: "Close a published questionnaire",
     description: "published -> closed: no new sessions and no further answers. Otherwise 409 " +
       "(field state). Needs editor.",
     auth: user("editor"),
-    cors: "credentialed",
     params: idParam,
     responses: { 200: { description: "Closed.", schema: summaryJson } },
     errors: [409],
@@ -362,15 +353,13 @@ export const routes = [
       json(await moveTo(app, principal, params.id, "closed")),
   }),
 
-  defineFormsRoute({
+  questionnaireRoute({
     method: "DELETE",
     path: "/api/v1/questionnaires/{id}",
-    tag: "questionnaires",
     summary: "Delete a questionnaire",
     description: "Soft delete from any state, 204; afterwards it is 404 everywhere (and 409 on " +
       "publish). Its sessions and answers are kept. Needs editor.",
     auth: user("editor"),
-    cors: "credentialed",
     params: idParam,
     responses: { 204: { description: "Deleted." } },
     handler: async ({ app, params, principal }) => {

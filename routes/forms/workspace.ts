@@ -14,7 +14,7 @@ import {
 } from "../../lib/forms/plan.ts";
 import { type AppContext, json } from "../../lib/http/router.ts";
 import { answeredInTransaction } from "../../lib/http/idempotency.ts";
-import { conflict, defineFormsRoute, notFound } from "../../lib/forms/wing.ts";
+import { conflict, formsRoutes, notFound } from "../../lib/forms/wing.ts";
 import {
   invitationExample,
   invitationJson,
@@ -22,6 +22,9 @@ import {
   invite,
 } from "../../lib/forms/invitations.ts";
 import * as s from "../../lib/http/schema.ts";
+
+/** The workspace and its members, from the origins it allows. */
+const workspaceRoute = formsRoutes({ tag: "workspace", cors: "credentialed" });
 
 const role = s.enumOf(ROLES);
 
@@ -124,15 +127,13 @@ async function workspaceOut(app: AppContext, role: Role, row: WorkspaceRow) {
 }
 
 export const routes = [
-  defineFormsRoute({
+  workspaceRoute({
     method: "GET",
     path: "/api/v1/workspace",
-    tag: "workspace",
     summary: "The current workspace",
     description: "The workspace of X-Workspace-Id (or the user's first): the caller's role, " +
       "allowed CORS origins, plan and this month's answer usage.",
     auth: user("viewer"),
-    cors: "credentialed",
     responses: { 200: { description: "The workspace.", schema: workspaceJson } },
     handler: async ({ app, principal }) => {
       const [row] = await app.db.sql<WorkspaceRow>`
@@ -141,15 +142,13 @@ export const routes = [
     },
   }),
 
-  defineFormsRoute({
+  workspaceRoute({
     method: "PATCH",
     path: "/api/v1/workspace",
-    tag: "workspace",
     summary: "Change the workspace",
     description: "Renames the workspace and/or replaces its allowed CORS origins (at most 50; " +
       "browsers on these origins may call the API with the cookie). Needs admin.",
     auth: user("admin"),
-    cors: "credentialed",
     body: s.named(
       "WorkspaceChange",
       s.object({
@@ -170,14 +169,12 @@ export const routes = [
     },
   }),
 
-  defineFormsRoute({
+  workspaceRoute({
     method: "GET",
     path: "/api/v1/workspace/members",
-    tag: "workspace",
     summary: "List members",
     description: "Members of the workspace with their roles, oldest first.",
     auth: user("viewer"),
-    cors: "credentialed",
     query: pageQuery,
     responses: { 200: { description: "A page.", schema: listEnvelope(memberJson) } },
     handler: async ({ app, query, principal }) => {
@@ -197,10 +194,9 @@ export const routes = [
     },
   }),
 
-  defineFormsRoute({
+  workspaceRoute({
     method: "POST",
     path: "/api/v1/workspace/members",
-    tag: "workspace",
     summary: "Invite a member",
     description: "Invites an e-mail address with a role, 202 with the invitation: nobody is " +
       "added without consent. The user signed in with that address sees the invitation at " +
@@ -212,7 +208,6 @@ export const routes = [
       "already: 409 (field email). Admins list and revoke invitations at " +
       "/api/v1/workspace/invitations. Needs admin; only an owner may invite an owner.",
     auth: user("admin"),
-    cors: "credentialed",
     idempotent: true,
     body: s.named("NewMember", s.object({ email: s.email(), role })),
     responses: {
@@ -251,15 +246,13 @@ export const routes = [
     },
   }),
 
-  defineFormsRoute({
+  workspaceRoute({
     method: "PATCH",
     path: "/api/v1/workspace/members/{userId}",
-    tag: "workspace",
     summary: "Change a member's role",
     description: "Needs admin; only an owner may grant or take away the owner role; the last " +
       "owner cannot be demoted (409).",
     auth: user("admin"),
-    cors: "credentialed",
     params: { userId: s.uuid() },
     body: s.named("RoleChange", s.object({ role })),
     responses: { 200: { description: "Changed.", schema: memberJson } },
@@ -278,15 +271,13 @@ export const routes = [
     },
   }),
 
-  defineFormsRoute({
+  workspaceRoute({
     method: "DELETE",
     path: "/api/v1/workspace/members/{userId}",
-    tag: "workspace",
     summary: "Remove a member",
     description: "Needs admin (an owner to remove an owner); the last owner cannot be removed " +
       "(409). 204.",
     auth: user("admin"),
-    cors: "credentialed",
     params: { userId: s.uuid() },
     responses: { 204: { description: "Removed." } },
     errors: [409],

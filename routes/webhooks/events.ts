@@ -19,7 +19,7 @@ import * as s from "../../lib/http/schema.ts";
 import { EVENT_TYPES, eventBody, type OutboxRow } from "../../lib/webhooks/outbox.ts";
 import { conflict, notFound } from "../../lib/forms/wing.ts";
 import { eventSchema } from "../../lib/forms/event_payloads.ts";
-import { defineAdminRoute } from "./webhooks.ts";
+import { defineAdminRoute } from "../../lib/forms/webhooks.ts";
 
 const RECOVERY = "Catching up after missed webhooks: keep the id of the last event you " +
   "processed, or the last next_cursor you got; on start, page GET /api/v1/events from it " +
