@@ -1,14 +1,42 @@
 // Workspace invitations: what an admin's "add a member" makes instead of a membership, so that
 // nobody is put in a workspace without consent and the answer tells nothing of who has an
-// account (issue 30, item 5). The invitee, signed in with the invited address, accepts (the
-// membership is made then, with the invitation's role) or declines; admins list and revoke.
+// account (issue 30, item 5). Addresses are never verified, so the address alone proves nothing:
+// whoever registered an invited address first could take the invitation. Each invitation
+// therefore has a secret, answered once to the inviter, who forwards it to the person; reading,
+// accepting or declining the invitation needs the secret and a user signed in with the address.
+// Admins list and revoke invitations.
 
 import type { Sql } from "../db/db.ts";
 import { type Role, ROLES } from "./auth.ts";
 import * as s from "../http/schema.ts";
+import { base64url, sha256Hex } from "../encoding.ts";
 
 /** How long an invitation can be accepted; inviting the address again renews it. */
 export const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;
+
+/** Recognisable in logs, leaks and secret scanners, as tokens are; 32 random bytes follow. */
+const SECRET_PREFIX = "onda_inv_";
+
+/** A secret as the document shows it. */
+export const SECRET_EXAMPLE = "onda_inv_Xb3kq9Zt0VvR7yH2mN5pL8sD4fG6jK1wE0aQzC9uT_o";
+
+/** An invitation secret as the API takes it: a wrong one is 404, a malformed one 400. */
+export const invitationSecret = s.string({
+  pattern: /^onda_inv_[A-Za-z0-9_-]{43}$/,
+  patternHint: "the secret of the invitation, onda_inv_ and 43 base64url characters",
+  description: "The invitation's secret, as POST /api/v1/workspace/members answered it to " +
+    "the inviter once.",
+  example: SECRET_EXAMPLE,
+});
+
+/**
+ * The stored form of a secret, the SHA-256 digest that auth tokens and API keys use too: 256
+ * random bits need no slow hash, and invitations are found by it (a unique index), so no
+ * secret is compared character by character.
+ */
+export function secretDigest(secret: string): string {
+  return sha256Hex(secret);
+}
 
 export interface InvitationRow {
   id: string;
@@ -19,8 +47,9 @@ export interface InvitationRow {
 }
 
 /**
- * Invites `email` to the workspace with `role`, or renews its pending invitation there (new role
- * and expiry, same id). Nothing here depends on whether the address has an account.
+ * Invites `email` to the workspace with `role`, or renews its pending invitation there (new role,
+ * expiry and secret, same id: the previous secret no longer works). Answers the secret, which
+ * exists only in this answer. Nothing here depends on whether the address has an account.
  */
 export async function invite(
   tx: Sql,
@@ -29,31 +58,57 @@ export async function invite(
   email: string,
   role: Role,
   now: Date,
-): Promise<InvitationRow> {
+): Promise<InvitationRow & { secret: string }> {
   const expires = new Date(now.getTime() + INVITATION_TTL_MS);
+  const secret = SECRET_PREFIX + base64url(crypto.getRandomValues(new Uint8Array(32)));
   // Expired invitations are of no use: each new one clears its workspace's.
   await tx`delete from invitations where workspace_id = ${workspaceId} and expires_at <= ${now}`;
   const [row] = await tx<InvitationRow>`
-    insert into invitations (workspace_id, email, role, invited_by, created_at, expires_at)
-    values (${workspaceId}, ${email}, ${role}, ${invitedBy}, ${now}, ${expires})
+    insert into invitations
+      (workspace_id, email, role, invited_by, created_at, expires_at, secret_digest)
+    values
+      (${workspaceId}, ${email}, ${role}, ${invitedBy}, ${now}, ${expires}, ${secretDigest(secret)})
     on conflict (workspace_id, lower(email)) do update
       set email = excluded.email, role = excluded.role, invited_by = excluded.invited_by,
-          created_at = excluded.created_at, expires_at = excluded.expires_at
+          created_at = excluded.created_at, expires_at = excluded.expires_at,
+          secret_digest = excluded.secret_digest
     returning id, email, role, created_at, expires_at`;
-  return row;
+  return { ...row, secret };
 }
 
-/** An invitation as its workspace's admins see it. */
+const invitationShape = {
+  id: s.uuid(),
+  email: s.email(),
+  role: s.enumOf(ROLES),
+  created_at: s.dateTime("When the address was invited, or invited again."),
+  expires_at: s.dateTime("Until when it can be accepted."),
+};
+
+/** An invitation as its workspace's admins see it: never its secret. */
 export const invitationJson = s.named(
   "Invitation",
-  s.object({
-    id: s.uuid(),
-    email: s.email(),
-    role: s.enumOf(ROLES),
-    created_at: s.dateTime("When the address was invited, or invited again."),
-    expires_at: s.dateTime("Until when it can be accepted."),
-  }, {
+  s.object(invitationShape, {
     description: "A pending invitation: it says nothing of whether the address has an account.",
+  }),
+);
+
+/** The answer that creates an invitation: the only one that holds its secret. */
+export const newInvitationJson = s.named(
+  "NewInvitation",
+  s.object({
+    ...invitationShape,
+    secret: s.string({
+      description: "Shown in this answer only, once; only its SHA-256 digest is kept. Forward " +
+        "it to the person yourself (Onda sends no e-mail), by a channel you trust to reach " +
+        "them: they accept with it while signed in with the invited address. Anyone who " +
+        "reads it and controls an account with that address can join, so treat it as a " +
+        "password. Lost: invite the address again for a new secret (the old one stops " +
+        "working).",
+      example: SECRET_EXAMPLE,
+    }),
+  }, {
+    description: "The invitation just made or renewed, with the secret that accepts it. The " +
+      "same fields for any address, whether or not it has an account.",
   }),
 );
 
@@ -65,6 +120,9 @@ export const invitationExample = {
   created_at: "2026-11-20T08:15:30Z",
   expires_at: "2026-11-27T08:15:30Z",
 };
+
+/** The answer that made it, as the document shows it. */
+export const newInvitationExample = { ...invitationExample, secret: SECRET_EXAMPLE };
 
 /** The fields of invitationJson, in its order. */
 export function invitationOut(row: InvitationRow) {

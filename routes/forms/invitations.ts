@@ -1,6 +1,7 @@
 // Workspace invitations (lib/forms/invitations.ts): a workspace's admins list and revoke its
-// pending ones; the invitee, signed in with the invited address, lists theirs and accepts or
-// declines. POST /api/v1/workspace/members makes them (routes/forms/workspace.ts).
+// pending ones; the invitee, holding the secret the inviter forwarded and signed in with the
+// invited address, reads the invitation and accepts or declines it. POST
+// /api/v1/workspace/members makes them (routes/forms/workspace.ts).
 
 import { type Role, ROLES, signedIn, user } from "../../lib/forms/auth.ts";
 import { listEnvelope, listPage, newestFirst, pageQuery } from "../../lib/http/cursor.ts";
@@ -11,26 +12,38 @@ import {
   invitationJson,
   invitationOut,
   type InvitationRow,
+  invitationSecret,
+  SECRET_EXAMPLE,
+  secretDigest,
 } from "../../lib/forms/invitations.ts";
+import { frag, type Fragment } from "../../lib/db/db.ts";
 import { json } from "../../lib/http/router.ts";
 import { conflict, defineFormsRoute, notFound } from "../../lib/forms/wing.ts";
 import * as s from "../../lib/http/schema.ts";
 import { checkOwnerRule } from "./workspace.ts";
 import { workspaceJson } from "./auth.ts";
 
+const secretRequest = s.named(
+  "InvitationSecret",
+  s.object({ secret: invitationSecret }, {
+    example: { secret: SECRET_EXAMPLE },
+  }),
+);
+
 const receivedJson = s.named(
   "ReceivedInvitation",
   s.object({
-    id: s.uuid(),
-    workspace: s.object({ id: s.uuid(), name: s.string({ example: "Ana Lima's workspace" }) }),
+    workspace: s.object({ id: s.uuid(), name: s.string({ example: "Radio Sul research" }) }),
     role: s.enumOf(ROLES),
     created_at: s.dateTime("When it was sent, or sent again."),
     expires_at: s.dateTime("Until when it can be accepted."),
-  }, { description: "An invitation to the signed-in user's address." }),
+  }, {
+    description: "The invitation that the secret opens, to the signed-in user's address: " +
+      "which workspace, with which role, until when.",
+  }),
 );
 
 interface ReceivedRow {
-  id: string;
   workspace_id: string;
   workspace_name: string;
   role: Role;
@@ -38,8 +51,26 @@ interface ReceivedRow {
   expires_at: Date;
 }
 
-const NO_INVITATION = "No pending invitation with this id for your address (it may have " +
-  "expired, been revoked, accepted or declined).";
+// One answer for every way a secret can fail (unknown, another address's, expired, revoked,
+// accepted, declined or replaced), so that neither a squatter holding the address nor someone
+// holding the secret learns which half was wrong.
+const NO_INVITATION = "No pending invitation to your address has this secret (it may be " +
+  "wrong, for another address, expired, revoked, replaced, accepted or declined).";
+
+/**
+ * The pending invitation `i` that `secret` opens for the signed-in user `userId`: both the
+ * secret and the user's address must match (lib/forms/invitations.ts). Found by the secret's
+ * digest through its unique index.
+ */
+function heldBy(userId: string, secret: string, now: Date): Fragment {
+  return frag`i.secret_digest = ${secretDigest(secret)} and i.expires_at > ${now}
+    and lower(i.email) = (select lower(u.email) from users u where u.id = ${userId})`;
+}
+
+const SECRET_RULE = "Needs the invitation's secret (which the inviter was shown once and " +
+  "forwards) and a user signed in with the invited address: a wrong secret, or the right one " +
+  "from another account, is 404 alike. The secret travels in the body, never in the URL. Any " +
+  "signed-in user, a member of no workspace included (X-Workspace-Id is not read).";
 
 export const routes = [
   defineFormsRoute({
@@ -49,7 +80,7 @@ export const routes = [
     summary: "List pending invitations",
     description: "The workspace's invitations not yet accepted, declined, revoked or expired, " +
       `newest first. Each can be accepted for ${INVITATION_TTL_MS / 86_400_000} days after it ` +
-      "was sent. Needs admin.",
+      "was sent. Never their secrets: those are only in the answer that made each. Needs admin.",
     auth: user("admin"),
     cors: "credentialed",
     query: pageQuery,
@@ -105,82 +136,68 @@ export const routes = [
   }),
 
   defineFormsRoute({
-    method: "GET",
-    path: "/api/v1/invitations",
+    method: "POST",
+    path: "/api/v1/invitations/lookup",
     tag: "workspace",
-    summary: "List my invitations",
-    description: "Pending invitations to the signed-in user's e-mail address, from any " +
-      "workspace, newest first: accept or decline each. Any signed-in user, a member of no " +
-      "workspace included (X-Workspace-Id is not read).",
+    summary: "Read an invitation",
+    description: "The invitation the secret opens: the inviting workspace, the role and until " +
+      "when it can be accepted, 200, so that the person can see what they accept. " +
+      "Nothing changes. There is no list of the invitations to one's address: addresses are " +
+      "not verified, and such a list would show whoever registered the address first which " +
+      "workspaces invited it. " + SECRET_RULE,
     auth: signedIn(),
-    query: pageQuery,
+    body: secretRequest,
     responses: {
       200: {
-        description: "A page.",
-        schema: listEnvelope(receivedJson),
+        description: "The invitation.",
+        schema: receivedJson,
         example: {
-          data: [{
-            id: invitationExample.id,
-            workspace: { id: "3f1c2a9e-8b7d-4c6e-9a5f-0d2b4e6f8a1c", name: "Radio Sul research" },
-            role: invitationExample.role,
-            created_at: invitationExample.created_at,
-            expires_at: invitationExample.expires_at,
-          }],
-          next_cursor: null,
-          has_more: false,
+          workspace: { id: "3f1c2a9e-8b7d-4c6e-9a5f-0d2b4e6f8a1c", name: "Radio Sul research" },
+          role: invitationExample.role,
+          created_at: invitationExample.created_at,
+          expires_at: invitationExample.expires_at,
         },
       },
     },
-    handler: async ({ app, query, principal }) => {
-      const scope = { list: "received invitations", filter: { user: principal.userId } };
-      const page = await listPage(
-        app,
-        scope,
-        query,
-        newestFirst,
-        (after, fetch) =>
-          app.db.sql<ReceivedRow>`
-          select i.id, i.workspace_id, w.name as workspace_name, i.role, i.created_at,
-                 i.expires_at
-          from users u
-          join invitations i on lower(i.email) = lower(u.email)
-          join workspaces w on w.id = i.workspace_id
-          where u.id = ${principal.userId} and i.expires_at > ${app.clock()} ${after}
-          order by i.created_at desc, i.id desc limit ${fetch}`,
-        (r) => ({
-          id: r.id,
-          workspace: { id: r.workspace_id, name: r.workspace_name },
-          role: r.role,
-          created_at: r.created_at,
-          expires_at: r.expires_at,
-        }),
-      );
-      return json(page);
+    handler: async ({ app, body, principal }) => {
+      const [row] = await app.db.sql<ReceivedRow>`
+        select i.workspace_id, w.name as workspace_name, i.role, i.created_at, i.expires_at
+        from invitations i join workspaces w on w.id = i.workspace_id
+        where ${heldBy(principal.userId, body.secret, app.clock())}`;
+      if (!row) throw notFound(NO_INVITATION);
+      return json({
+        workspace: { id: row.workspace_id, name: row.workspace_name },
+        role: row.role,
+        created_at: row.created_at,
+        expires_at: row.expires_at,
+      });
     },
   }),
 
   defineFormsRoute({
     method: "POST",
-    path: "/api/v1/invitations/{id}/accept",
+    path: "/api/v1/invitations/accept",
     tag: "workspace",
     summary: "Accept an invitation",
     description: "Makes the signed-in user a member of the inviting workspace with the " +
       "invitation's role, and answers that workspace as login lists it, 200. Send " +
-      "X-Workspace-Id with its id to work in it. Not pending for your address (expired, " +
-      "revoked, declined, another address's): 404. A member already: 409, and the invitation " +
-      "stays to decline. Accepts Idempotency-Key: a retry replays the answer.",
+      "X-Workspace-Id with its id to work in it. The secret is spent: it accepts once. A " +
+      "member already: 409, and the invitation stays to decline. Accepts Idempotency-Key: a " +
+      "retry replays the answer (the stored request digest is keyed, as the secret is in " +
+      "it). " + SECRET_RULE,
     auth: signedIn(),
     idempotent: true,
-    params: { id: s.uuid() },
+    // No credential in the answer, but the request holds the secret: its digest in the
+    // Idempotency-Key record is keyed, as for the sealed routes.
+    sealed: {},
+    body: secretRequest,
     responses: { 200: { description: "A member now.", schema: workspaceJson } },
     errors: [409],
-    handler: ({ app, params, principal, req }) =>
+    handler: ({ app, body, principal, req }) =>
       answeredInTransaction(app.db, req, 200, async (tx) => {
         const now = app.clock();
         const [taken] = await tx<{ workspace_id: string; role: Role }>`
-          delete from invitations i using users u
-          where i.id = ${params.id} and u.id = ${principal.userId}
-            and lower(i.email) = lower(u.email) and i.expires_at > ${now}
+          delete from invitations i where ${heldBy(principal.userId, body.secret, now)}
           returning i.workspace_id, i.role`;
         if (!taken) throw notFound(NO_INVITATION);
         const [joined] = await tx<{ id: string; name: string; role: Role; plan: string }>`
@@ -199,19 +216,18 @@ export const routes = [
 
   defineFormsRoute({
     method: "POST",
-    path: "/api/v1/invitations/{id}/decline",
+    path: "/api/v1/invitations/decline",
     tag: "workspace",
     summary: "Decline an invitation",
     description: "The invitation is removed, 204; the workspace can invite the address again. " +
-      "Not pending for your address: 404.",
+      "Declining needs the secret too, so that whoever registered the address first cannot " +
+      "withdraw an invitation meant for someone else. " + SECRET_RULE,
     auth: signedIn(),
-    params: { id: s.uuid() },
+    body: secretRequest,
     responses: { 204: { description: "Declined." } },
-    handler: async ({ app, params, principal }) => {
+    handler: async ({ app, body, principal }) => {
       const rows = await app.db.sql`
-        delete from invitations i using users u
-        where i.id = ${params.id} and u.id = ${principal.userId}
-          and lower(i.email) = lower(u.email) and i.expires_at > ${app.clock()}
+        delete from invitations i where ${heldBy(principal.userId, body.secret, app.clock())}
         returning i.id`;
       if (!rows.length) throw notFound(NO_INVITATION);
       return json(null, 204);
