@@ -68,9 +68,11 @@ function heldBy(userId: string, secret: string, now: Date): Fragment {
 }
 
 const SECRET_RULE = "Needs the invitation's secret (which the inviter was shown once and " +
-  "forwards) and a user signed in with the invited address: a wrong secret, or the right one " +
-  "from another account, is 404 alike. The secret travels in the body, never in the URL. Any " +
-  "signed-in user, a member of no workspace included (X-Workspace-Id is not read).";
+  "forwards) and a user signed in with the invited address: a wrong secret, the right one " +
+  "from another account, or one whose invitation expired (7 days after it was sent), was " +
+  "revoked, replaced, accepted or declined, is 404 alike. The secret travels in the body, " +
+  "never in the URL; a malformed one is 400. Any signed-in user, a member of no workspace " +
+  "included (X-Workspace-Id is not read).";
 
 export const routes = [
   defineFormsRoute({
@@ -144,7 +146,9 @@ export const routes = [
       "when it can be accepted, 200, so that the person can see what they accept. " +
       "Nothing changes. There is no list of the invitations to one's address: addresses are " +
       "not verified, and such a list would show whoever registered the address first which " +
-      "workspaces invited it. " + SECRET_RULE,
+      "workspaces invited it. The list (GET /api/v1/invitations) and accepting or declining " +
+      "by id (/api/v1/invitations/{id}/accept, /decline) are gone for that reason: they " +
+      "matched an invitation by the address alone, and answer 404. " + SECRET_RULE,
     auth: signedIn(),
     body: secretRequest,
     responses: {
@@ -159,6 +163,7 @@ export const routes = [
         },
       },
     },
+    errors: [404],
     handler: async ({ app, body, principal }) => {
       const [row] = await app.db.sql<ReceivedRow>`
         select i.workspace_id, w.name as workspace_name, i.role, i.created_at, i.expires_at
@@ -192,7 +197,7 @@ export const routes = [
     sealed: {},
     body: secretRequest,
     responses: { 200: { description: "A member now.", schema: workspaceJson } },
-    errors: [409],
+    errors: [404, 409],
     handler: ({ app, body, principal, req }) =>
       answeredInTransaction(app.db, req, 200, async (tx) => {
         const now = app.clock();
@@ -225,6 +230,7 @@ export const routes = [
     auth: signedIn(),
     body: secretRequest,
     responses: { 204: { description: "Declined." } },
+    errors: [404],
     handler: async ({ app, body, principal }) => {
       const rows = await app.db.sql`
         delete from invitations i where ${heldBy(principal.userId, body.secret, app.clock())}

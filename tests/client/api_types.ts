@@ -290,23 +290,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/invitations": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: operations["getInvitations"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/invitations/{id}/accept": {
+    "/api/v1/invitations/lookup": {
         parameters: {
             query?: never;
             header?: never;
@@ -315,14 +299,14 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post: operations["postInvitationsIdAccept"];
+        post: operations["postInvitationsLookup"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/api/v1/invitations/{id}/decline": {
+    "/api/v1/invitations/accept": {
         parameters: {
             query?: never;
             header?: never;
@@ -331,7 +315,23 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post: operations["postInvitationsIdDecline"];
+        post: operations["postInvitationsAccept"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invitations/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["postInvitationsDecline"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1010,23 +1010,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/invitations": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: operations["getInvitationsDeprecated"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/invitations/{id}/accept": {
+    "/api/invitations/lookup": {
         parameters: {
             query?: never;
             header?: never;
@@ -1035,14 +1019,14 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post: operations["postInvitationsIdAcceptDeprecated"];
+        post: operations["postInvitationsLookupDeprecated"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/api/invitations/{id}/decline": {
+    "/api/invitations/accept": {
         parameters: {
             query?: never;
             header?: never;
@@ -1051,7 +1035,23 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post: operations["postInvitationsIdDeclineDeprecated"];
+        post: operations["postInvitationsAcceptDeprecated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invitations/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["postInvitationsDeclineDeprecated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1693,6 +1693,9 @@ export interface components {
             next_cursor: string | null;
             has_more: boolean;
         };
+        InvitationSecret: {
+            secret: string;
+        };
         Member: {
             user_id: string;
             email: string;
@@ -1704,6 +1707,14 @@ export interface components {
             data: components["schemas"]["Member"][];
             next_cursor: string | null;
             has_more: boolean;
+        };
+        NewInvitation: {
+            id: string;
+            email: string;
+            role: "viewer" | "editor" | "admin" | "owner";
+            created_at: string;
+            expires_at: string;
+            secret: string;
         };
         NewMember: {
             email: string;
@@ -1850,7 +1861,6 @@ export interface components {
             }[] | null;
         };
         ReceivedInvitation: {
-            id: string;
             workspace: {
                 id: string;
                 name: string;
@@ -1858,11 +1868,6 @@ export interface components {
             role: "viewer" | "editor" | "admin" | "owner";
             created_at: string;
             expires_at: string;
-        };
-        ReceivedInvitationPage: {
-            data: components["schemas"]["ReceivedInvitation"][];
-            next_cursor: string | null;
-            has_more: boolean;
         };
         Registration: {
             email: string;
@@ -3017,7 +3022,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Invitation"];
+                    "application/json": components["schemas"]["NewInvitation"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3183,17 +3188,18 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    getInvitations: {
+    postInvitationsLookup: {
         parameters: {
-            query?: {
-                limit?: number;
-                cursor?: string;
-            };
+            query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvitationSecret"];
+            };
+        };
         responses: {
             200: {
                 headers: {
@@ -3205,30 +3211,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ReceivedInvitationPage"];
+                    "application/json": components["schemas"]["ReceivedInvitation"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    postInvitationsIdAccept: {
+    postInvitationsAccept: {
         parameters: {
             query?: never;
             header?: {
                 "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
             };
-            path: {
-                id: string;
-            };
+            path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvitationSecret"];
+            };
+        };
         responses: {
             200: {
                 headers: {
@@ -3249,23 +3261,28 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    postInvitationsIdDecline: {
+    postInvitationsDecline: {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                id: string;
-            };
+            path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvitationSecret"];
+            };
+        };
         responses: {
             204: {
                 headers: {
@@ -3278,10 +3295,14 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5126,7 +5147,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Invitation"];
+                    "application/json": components["schemas"]["NewInvitation"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5304,17 +5325,18 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    getInvitationsDeprecated: {
+    postInvitationsLookupDeprecated: {
         parameters: {
-            query?: {
-                limit?: number;
-                cursor?: string;
-            };
+            query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvitationSecret"];
+            };
+        };
         responses: {
             200: {
                 headers: {
@@ -5329,30 +5351,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ReceivedInvitationPage"];
+                    "application/json": components["schemas"]["ReceivedInvitation"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    postInvitationsIdAcceptDeprecated: {
+    postInvitationsAcceptDeprecated: {
         parameters: {
             query?: never;
             header?: {
                 "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
             };
-            path: {
-                id: string;
-            };
+            path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvitationSecret"];
+            };
+        };
         responses: {
             200: {
                 headers: {
@@ -5376,23 +5404,28 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    postInvitationsIdDeclineDeprecated: {
+    postInvitationsDeclineDeprecated: {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                id: string;
-            };
+            path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvitationSecret"];
+            };
+        };
         responses: {
             204: {
                 headers: {
@@ -5408,10 +5441,14 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
