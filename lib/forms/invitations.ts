@@ -6,8 +6,9 @@
 // accepting or declining the invitation needs the secret and a user signed in with the address.
 // Admins list and revoke invitations.
 
-import type { Sql } from "../db/db.ts";
+import { empty, frag, type Fragment, type Sql } from "../db/db.ts";
 import { type Role, ROLES } from "./auth.ts";
+import { conflict, notFound } from "./wing.ts";
 import * as s from "../http/schema.ts";
 import { base64url, sha256Hex } from "../encoding.ts";
 
@@ -133,4 +134,67 @@ export function invitationOut(row: InvitationRow) {
     created_at: row.created_at,
     expires_at: row.expires_at,
   };
+}
+
+// One answer for every way a secret can fail (missing, unknown, another address's, expired,
+// revoked, accepted, declined or replaced), so that neither a squatter holding the address nor
+// someone holding the secret learns which half was wrong.
+const NO_INVITATION = "No pending invitation to your address has this secret (it may be " +
+  "missing, wrong, for another address, expired, revoked, replaced, accepted or declined).";
+
+/** The 404 of a secret that opens no invitation, whatever the reason. */
+export function noInvitation() {
+  return notFound(NO_INVITATION);
+}
+
+/**
+ * The pending invitation `i` that `secret` opens for the signed-in user `userId`: both the
+ * secret and the user's address must match. Found by the secret's digest through its unique
+ * index. `id`: the deprecated by-id routes also need the secret to be that invitation's.
+ */
+export function heldBy(userId: string, secret: string, now: Date, id?: string): Fragment {
+  const byId = id === undefined ? empty : frag`and i.id = ${id}`;
+  return frag`i.secret_digest = ${secretDigest(secret)} and i.expires_at > ${now}
+    and lower(i.email) = (select lower(u.email) from users u where u.id = ${userId}) ${byId}`;
+}
+
+/**
+ * Spends the invitation `secret` opens (heldBy) and makes `userId` a member with its role, in
+ * `tx`: the workspace as login lists it. None: 404; a member already: 409, and the rollback
+ * keeps the invitation.
+ */
+export async function acceptInvitation(
+  tx: Sql,
+  userId: string,
+  secret: string,
+  now: Date,
+  id?: string,
+) {
+  const [taken] = await tx<{ workspace_id: string; role: Role }>`
+    delete from invitations i where ${heldBy(userId, secret, now, id)}
+    returning i.workspace_id, i.role`;
+  if (!taken) throw noInvitation();
+  const [joined] = await tx<{ id: string; name: string; role: Role; plan: string }>`
+    with added as (
+      insert into memberships (workspace_id, user_id, role, created_at)
+      values (${taken.workspace_id}, ${userId}, ${taken.role}, ${now})
+      on conflict do nothing
+      returning workspace_id, role
+    )
+    select w.id, w.name, a.role, w.plan from added a join workspaces w on w.id = a.workspace_id`;
+  if (!joined) throw conflict("You are a member of this workspace already.");
+  return joined;
+}
+
+/** Removes the invitation `secret` opens (heldBy); none: 404. */
+export async function declineInvitation(
+  sql: Sql,
+  userId: string,
+  secret: string,
+  now: Date,
+  id?: string,
+): Promise<void> {
+  const rows = await sql`
+    delete from invitations i where ${heldBy(userId, secret, now, id)} returning i.id`;
+  if (!rows.length) throw noInvitation();
 }

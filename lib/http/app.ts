@@ -2,7 +2,7 @@
 // validation, the handler, and the single place where errors become the envelope.
 
 import { ApiError, DatabaseUnavailable, errorBody, toApiError } from "../errors.ts";
-import { parseJsonBody, receiveBody, type ReceivedBody } from "./body.ts";
+import { bodiless, parseJsonBody, receiveBody, type ReceivedBody } from "./body.ts";
 import { describeError } from "../log.ts";
 import { EXPIRED, within } from "../db/deadline.ts";
 import { abandonable } from "../db/abandon.ts";
@@ -126,7 +126,8 @@ export function createHandler<A extends AppContext>(app: A): Handler {
         : null;
       // The body arrives before the deadline starts and before any statement is sent: a client
       // that stops sending holds its own connection, never the database or other clients.
-      const received = match?.route.body
+      // An optional body may be left out (lib/http/body.ts bodiless): the handler sees undefined.
+      const received = match?.route.body && !(match.route.body.optional && bodiless(req))
         ? await receiveBody(req, app.config.requestBodyTimeoutMs)
         : null;
       const givenUp = new AbortController();

@@ -1,24 +1,27 @@
 // Workspace invitations (lib/forms/invitations.ts): a workspace's admins list and revoke its
 // pending ones; the invitee, holding the secret the inviter forwarded and signed in with the
 // invited address, reads the invitation and accepts or declines it. POST
-// /api/v1/workspace/members makes them (routes/forms/workspace.ts).
+// /api/v1/workspace/members makes them (routes/forms/workspace.ts). The v1 routes of before the
+// secret stay, deprecated, as v1 promises (forms-api.md §9), but open nothing without it.
 
 import { type Role, ROLES, signedIn, user } from "../../lib/forms/auth.ts";
 import { listEnvelope, listPage, newestFirst, pageQuery } from "../../lib/http/cursor.ts";
 import { answeredInTransaction } from "../../lib/http/idempotency.ts";
 import {
+  acceptInvitation,
+  declineInvitation,
+  heldBy,
   INVITATION_TTL_MS,
   invitationExample,
   invitationJson,
   invitationOut,
   type InvitationRow,
   invitationSecret,
+  noInvitation,
   SECRET_EXAMPLE,
-  secretDigest,
 } from "../../lib/forms/invitations.ts";
-import { frag, type Fragment } from "../../lib/db/db.ts";
 import { json } from "../../lib/http/router.ts";
-import { conflict, defineFormsRoute, notFound } from "../../lib/forms/wing.ts";
+import { defineFormsRoute, notFound } from "../../lib/forms/wing.ts";
 import * as s from "../../lib/http/schema.ts";
 import { checkOwnerRule } from "./workspace.ts";
 import { workspaceJson } from "./auth.ts";
@@ -31,7 +34,7 @@ const secretRequest = s.named(
 );
 
 const receivedJson = s.named(
-  "ReceivedInvitation",
+  "InvitationPreview",
   s.object({
     workspace: s.object({ id: s.uuid(), name: s.string({ example: "Radio Sul research" }) }),
     role: s.enumOf(ROLES),
@@ -49,22 +52,6 @@ interface ReceivedRow {
   role: Role;
   created_at: Date;
   expires_at: Date;
-}
-
-// One answer for every way a secret can fail (unknown, another address's, expired, revoked,
-// accepted, declined or replaced), so that neither a squatter holding the address nor someone
-// holding the secret learns which half was wrong.
-const NO_INVITATION = "No pending invitation to your address has this secret (it may be " +
-  "wrong, for another address, expired, revoked, replaced, accepted or declined).";
-
-/**
- * The pending invitation `i` that `secret` opens for the signed-in user `userId`: both the
- * secret and the user's address must match (lib/forms/invitations.ts). Found by the secret's
- * digest through its unique index.
- */
-function heldBy(userId: string, secret: string, now: Date): Fragment {
-  return frag`i.secret_digest = ${secretDigest(secret)} and i.expires_at > ${now}
-    and lower(i.email) = (select lower(u.email) from users u where u.id = ${userId})`;
 }
 
 const SECRET_RULE = "Needs the invitation's secret (which the inviter was shown once and " +
@@ -146,9 +133,8 @@ export const routes = [
       "when it can be accepted, 200, so that the person can see what they accept. " +
       "Nothing changes. There is no list of the invitations to one's address: addresses are " +
       "not verified, and such a list would show whoever registered the address first which " +
-      "workspaces invited it. The list (GET /api/v1/invitations) and accepting or declining " +
-      "by id (/api/v1/invitations/{id}/accept, /decline) are gone for that reason: they " +
-      "matched an invitation by the address alone, and answer 404. " + SECRET_RULE,
+      "workspaces invited it (GET /api/v1/invitations, kept deprecated, answers an empty " +
+      "list). " + SECRET_RULE,
     auth: signedIn(),
     body: secretRequest,
     responses: {
@@ -169,7 +155,7 @@ export const routes = [
         select i.workspace_id, w.name as workspace_name, i.role, i.created_at, i.expires_at
         from invitations i join workspaces w on w.id = i.workspace_id
         where ${heldBy(principal.userId, body.secret, app.clock())}`;
-      if (!row) throw notFound(NO_INVITATION);
+      if (!row) throw noInvitation();
       return json({
         workspace: { id: row.workspace_id, name: row.workspace_name },
         role: row.role,
@@ -199,24 +185,12 @@ export const routes = [
     responses: { 200: { description: "A member now.", schema: workspaceJson } },
     errors: [404, 409],
     handler: ({ app, body, principal, req }) =>
-      answeredInTransaction(app.db, req, 200, async (tx) => {
-        const now = app.clock();
-        const [taken] = await tx<{ workspace_id: string; role: Role }>`
-          delete from invitations i where ${heldBy(principal.userId, body.secret, now)}
-          returning i.workspace_id, i.role`;
-        if (!taken) throw notFound(NO_INVITATION);
-        const [joined] = await tx<{ id: string; name: string; role: Role; plan: string }>`
-          with added as (
-            insert into memberships (workspace_id, user_id, role, created_at)
-            values (${taken.workspace_id}, ${principal.userId}, ${taken.role}, ${now})
-            on conflict do nothing
-            returning workspace_id, role
-          )
-          select w.id, w.name, a.role, w.plan from added a join workspaces w on w.id = a.workspace_id`;
-        // The rollback keeps the invitation.
-        if (!joined) throw conflict("You are a member of this workspace already.");
-        return joined;
-      }),
+      answeredInTransaction(
+        app.db,
+        req,
+        200,
+        (tx) => acceptInvitation(tx, principal.userId, body.secret, app.clock()),
+      ),
   }),
 
   defineFormsRoute({
@@ -232,11 +206,109 @@ export const routes = [
     responses: { 204: { description: "Declined." } },
     errors: [404],
     handler: async ({ app, body, principal }) => {
-      const rows = await app.db.sql`
-        delete from invitations i where ${heldBy(principal.userId, body.secret, app.clock())}
-        returning i.id`;
-      if (!rows.length) throw notFound(NO_INVITATION);
+      await declineInvitation(app.db.sql, principal.userId, body.secret, app.clock());
       return json(null, 204);
     },
   }),
+
+  ...deprecatedRoutes(),
 ];
+
+/**
+ * The invitee's v1 routes of before the secret (spec 1.2.0), kept as v1 promises (forms-api.md
+ * §9) but closed by the secret: the list is always empty, and accepting or declining by id needs
+ * the invitation's secret as the routes above do (the same lib functions), else 404.
+ */
+function deprecatedRoutes() {
+  const why = "Deprecated: it matched invitations by the signed-in user's address alone, and " +
+    "addresses are not verified, so whoever registered an invited address first could see and " +
+    "take the invitation. ";
+  const legacyItem = s.named(
+    "ReceivedInvitation",
+    s.object({
+      id: s.uuid(),
+      workspace: s.object({ id: s.uuid(), name: s.string({ example: "Ana Lima's workspace" }) }),
+      role: s.enumOf(ROLES),
+      created_at: s.dateTime("When it was sent, or sent again."),
+      expires_at: s.dateTime("Until when it can be accepted."),
+    }, { description: "An invitation to the signed-in user's address (never listed now)." }),
+  );
+  // Optional, and its secret too, so that a request valid before the secret stays valid: it
+  // only finds nothing.
+  const legacyBody = s.optional(s.named(
+    "LegacyInvitationSecret",
+    s.object({ secret: s.optional(invitationSecret) }, {
+      description: "Optional for compatibility, but without the secret nothing is found (404).",
+      example: { secret: SECRET_EXAMPLE },
+    }),
+  ));
+  const byId = "Without the secret, or with one that is not this invitation's, the answer is " +
+    "the 404 of an unknown invitation. Use POST /api/v1/invitations/lookup, /accept and " +
+    "/decline, which take the secret alone. " + SECRET_RULE;
+  return [
+    defineFormsRoute({
+      method: "GET",
+      path: "/api/v1/invitations",
+      tag: "workspace",
+      summary: "List my invitations (deprecated)",
+      description: why + "It answers an empty list now, whatever invitations exist: an " +
+        "invitation is found with its secret, at POST /api/v1/invitations/lookup. The query " +
+        "is checked as before. Any signed-in user (X-Workspace-Id is not read).",
+      deprecated: true,
+      auth: signedIn(),
+      query: pageQuery,
+      responses: {
+        200: {
+          description: "An empty page.",
+          schema: listEnvelope(legacyItem),
+          example: { data: [], next_cursor: null, has_more: false },
+        },
+      },
+      handler: () => json({ data: [], next_cursor: null, has_more: false }),
+    }),
+
+    defineFormsRoute({
+      method: "POST",
+      path: "/api/v1/invitations/{id}/accept",
+      tag: "workspace",
+      summary: "Accept an invitation by id (deprecated)",
+      description: why + "Accepts as POST /api/v1/invitations/accept does, when the body's " +
+        "secret is this invitation's: 200 with the workspace, 409 for a member already. " +
+        "Accepts Idempotency-Key. " + byId,
+      deprecated: true,
+      auth: signedIn(),
+      idempotent: true,
+      // The request may hold the secret: its digest in the Idempotency-Key record is keyed.
+      sealed: {},
+      params: { id: s.uuid() },
+      body: legacyBody,
+      responses: { 200: { description: "A member now.", schema: workspaceJson } },
+      errors: [404, 409],
+      handler: ({ app, body, params, principal, req }) =>
+        answeredInTransaction(app.db, req, 200, async (tx) => {
+          if (!body?.secret) throw noInvitation();
+          return await acceptInvitation(tx, principal.userId, body.secret, app.clock(), params.id);
+        }),
+    }),
+
+    defineFormsRoute({
+      method: "POST",
+      path: "/api/v1/invitations/{id}/decline",
+      tag: "workspace",
+      summary: "Decline an invitation by id (deprecated)",
+      description: why + "Declines as POST /api/v1/invitations/decline does, when the body's " +
+        "secret is this invitation's: 204. " + byId,
+      deprecated: true,
+      auth: signedIn(),
+      params: { id: s.uuid() },
+      body: legacyBody,
+      responses: { 204: { description: "Declined." } },
+      errors: [404],
+      handler: async ({ app, body, params, principal }) => {
+        if (!body?.secret) throw noInvitation();
+        await declineInvitation(app.db.sql, principal.userId, body.secret, app.clock(), params.id);
+        return json(null, 204);
+      },
+    }),
+  ];
+}

@@ -123,7 +123,10 @@ for (const role of ["editor", "owner"]) {
     const revealing = [workspaceName, owner.name, owner.email, owner.workspaceId, owner.userId];
     for (const res of attempts) {
       const text = await res.text();
-      assert.ok(res.status >= 400 && res.status < 500, `${res.status} ${res.url}: ${text}`);
+      // The deprecated list answers, empty (deprecated_v1 tests below); the rest refuse.
+      const list = new URL(res.url).pathname === "/api/v1/invitations";
+      if (list) assert.deepEqual([res.status, JSON.parse(text).data], [200, []], text);
+      else assert.ok(res.status >= 400 && res.status < 500, `${res.status} ${res.url}: ${text}`);
       for (const secret of revealing) {
         assert.ok(!text.includes(secret), `${res.url} answered ${secret}: ${text}`);
       }
@@ -410,6 +413,93 @@ test("invitations: those made before secrets existed (migration 011) cannot be a
     await database.drop();
   }
 });
+
+// The invitee's v1 routes of before the secret (spec 1.2.0) stay, as v1 promises (forms-api.md
+// §9), deprecated and closed by the secret.
+
+/** POST to a deprecated by-id route: `payload` undefined sends no body, as clients of 1.2.0 did. */
+function legacy(as: TestUser, id: string, action: "accept" | "decline", payload?: unknown) {
+  const headers = as.headers();
+  if (payload === undefined) delete (headers as Record<string, string>)["content-type"];
+  return service.fetch(`/api/v1/invitations/${id}/${action}`, {
+    method: "POST",
+    headers,
+    body: payload === undefined ? undefined : JSON.stringify(payload),
+  });
+}
+
+test("invitations: the deprecated GET /api/v1/invitations answers an empty list even to an invited address", async () => {
+  const { owner } = await inviter();
+  const person = await registerUser(service);
+  await invited(owner, person.email, "editor");
+  const res = await service.fetch("/api/v1/invitations?limit=5", { headers: person.headers() });
+  assert.equal(res.status, 200, await res.clone().text());
+  assert.deepEqual(await body(res), { data: [], next_cursor: null, has_more: false });
+  // Its rules stay: signed in, and the page query checked.
+  const anonymous = await service.fetch("/api/v1/invitations");
+  assert.equal(anonymous.status, 401);
+  await anonymous.body?.cancel();
+  const bad = await service.fetch("/api/v1/invitations?limit=0", { headers: person.headers() });
+  assert.equal(bad.status, 400);
+  await bad.body?.cancel();
+});
+
+for (const action of ["accept", "decline"] as const) {
+  test(`invitations: the deprecated POST /api/v1/invitations/{id}/${action} without the invitation's secret is the 404 of an unknown invitation, and with it ${action}s`, async () => {
+    const { owner } = await inviter();
+    const { owner: otherOwner } = await inviter();
+    const person = await registerUser(service);
+    const stranger = await registerUser(service);
+    const mine = await invited(owner, person.email, "editor");
+    const otherOfMine = await invited(otherOwner, person.email, "viewer");
+    const expected = await errorShape(
+      await legacy(person, crypto.randomUUID(), action, { secret: mine.secret }),
+    );
+    assert.equal(expected.status, 404);
+    assert.equal(expected.body.error.code, "NOT_FOUND");
+    const refused: [string, Promise<Response>][] = [
+      ["no body, as before the secret", legacy(person, mine.id, action)],
+      [
+        "no body with a JSON Content-Type",
+        service.fetch(`/api/v1/invitations/${mine.id}/${action}`, {
+          method: "POST",
+          headers: person.headers(),
+        }),
+      ],
+      ["an empty object", legacy(person, mine.id, action, {})],
+      ["an unknown secret", legacy(person, mine.id, action, { secret: randomSecret() })],
+      [
+        "another invitation's secret",
+        legacy(person, mine.id, action, { secret: otherOfMine.secret }),
+      ],
+      [
+        "the secret from another account",
+        legacy(stranger, mine.id, action, { secret: mine.secret }),
+      ],
+    ];
+    for (const [what, res] of refused) {
+      assert.deepEqual(await errorShape(await res), expected, what);
+    }
+    assert.deepEqual(await pendingIds(owner.workspaceId), [mine.id], "still pending");
+    const done = await legacy(person, mine.id, action, { secret: mine.secret });
+    if (action === "accept") {
+      assert.equal(done.status, 200, await done.clone().text());
+      assert.deepEqual(
+        (({ id, role }) => ({ id, role }))(await body<{ id: string; role: string }>(done)),
+        { id: owner.workspaceId, role: "editor" },
+      );
+      assert.equal(await roleIn(owner.workspaceId, person.userId), "editor");
+    } else {
+      assert.equal(done.status, 204, await done.clone().text());
+      await done.body?.cancel();
+      assert.equal(await roleIn(owner.workspaceId, person.userId), null);
+    }
+    assert.deepEqual(await pendingIds(owner.workspaceId), [], "spent");
+    // The other invitation was not touched by the wrong id.
+    assert.deepEqual(await pendingIds(otherOwner.workspaceId), [otherOfMine.id]);
+    assert.equal(await roleIn(otherOwner.workspaceId, person.userId), null);
+  });
+}
 
 test("invitations: close the service", async () => {
   await service.close();
