@@ -66,6 +66,15 @@ export async function receiveBody(req: Request, deadlineMs: number): Promise<Rec
   });
 }
 
+/**
+ * The request has no body by its HTTP framing (Content-Length 0, or neither it nor
+ * Transfer-Encoding), whatever its Content-Type: a route whose body is optional reads none.
+ */
+export function bodiless(req: Request): boolean {
+  const length = req.headers.get("content-length");
+  return req.headers.get("transfer-encoding") === null && (length === null || length === "0");
+}
+
 /** The received body as JSON, or the refusal it earned. */
 export function parseJsonBody(received: ReceivedBody): unknown {
   if ("refused" in received) throw received.refused;

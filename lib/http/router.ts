@@ -158,6 +158,8 @@ export interface RouteDef<QS extends Shape, PS extends Shape, B, PR, A extends A
   path: string;
   summary: string;
   description?: string;
+  /** Kept for compatibility, to be left for another route: OpenAPI marks it deprecated. */
+  deprecated?: boolean;
   tag: string;
   auth: AuthRule<PR>;
   query?: QS;

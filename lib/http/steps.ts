@@ -3,7 +3,7 @@
 
 import { ApiError, errorBody, toApiError } from "../errors.ts";
 import { describeError } from "../log.ts";
-import { receiveBody } from "./body.ts";
+import { bodiless, receiveBody } from "./body.ts";
 import type { Step } from "./pipeline.ts";
 import { json, matchRoute, serviceRules } from "./router.ts";
 
@@ -81,7 +81,9 @@ export const routing: Step = async (x, next) => {
  * stops sending holds its own connection, never the database or other clients.
  */
 export const bodyFirst: Step = async (x, next) => {
-  if (x.match?.route.body) {
+  // An optional body may be left out (lib/http/body.ts bodiless): the handler sees undefined.
+  const body = x.match?.route.body;
+  if (body && !(body.optional && bodiless(x.req))) {
     x.received = await receiveBody(x.req, x.app.config.requestBodyTimeoutMs);
   }
   return await next();

@@ -16,10 +16,10 @@ import { type AppContext, json } from "../../lib/http/router.ts";
 import { answeredInTransaction } from "../../lib/http/idempotency.ts";
 import { conflict, formsRoutes, notFound } from "../../lib/forms/wing.ts";
 import {
-  invitationExample,
-  invitationJson,
   invitationOut,
   invite,
+  newInvitationExample,
+  newInvitationJson,
 } from "../../lib/forms/invitations.ts";
 import * as s from "../../lib/http/schema.ts";
 
@@ -198,20 +198,32 @@ export const routes = [
     method: "POST",
     path: "/api/v1/workspace/members",
     summary: "Invite a member",
-    description: "Invites an e-mail address with a role, 202 with the invitation: nobody is " +
-      "added without consent. The user signed in with that address sees the invitation at " +
-      "GET /api/v1/invitations and accepts it (the membership is made then, with this role) " +
-      "or declines it. The answer is the same whether or not the address has an account, and " +
-      "names no user: an invitation to an address nobody has yet waits for someone to register " +
-      "it. An invitation can be accepted for 7 days (expires_at); inviting the address again " +
-      "renews its pending invitation (same id, new role and expiry). The address of a member " +
-      "already: 409 (field email). Admins list and revoke invitations at " +
+    description: "Invites an e-mail address with a role, 202 with the invitation and its " +
+      "secret: nobody is added without consent. The secret is in this answer only (a replay " +
+      "with the same Idempotency-Key gives it again within 24 h; the stored answer keeps it " +
+      "encrypted): forward it to the person yourself, Onda sends no e-mail. Signed in with " +
+      "the invited address, they read the invitation with it at POST " +
+      "/api/v1/invitations/lookup, then accept it (the membership is made then, with this " +
+      "role) or decline it. Addresses are not verified, so the secret is what shows that the " +
+      "person you meant holds the account: someone else who registered the address sees " +
+      "nothing of the invitation and cannot accept it without the secret. The answer has the " +
+      "same fields whether or not the address has an account, and names no user: an " +
+      "invitation to an address nobody has yet waits for someone to register it. An " +
+      "invitation can be accepted for 7 days (expires_at); inviting the address again renews " +
+      "its pending invitation (same id, new role, expiry and secret; the old secret stops " +
+      "working). The address of a member of this workspace already: 409 (field email), as " +
+      "the member list shows. Admins list and revoke invitations at " +
       "/api/v1/workspace/invitations. Needs admin; only an owner may invite an owner.",
     auth: user("admin"),
     idempotent: true,
+    sealed: { body: ["secret"] },
     body: s.named("NewMember", s.object({ email: s.email(), role })),
     responses: {
-      202: { description: "Invited.", schema: invitationJson, example: invitationExample },
+      202: {
+        description: "Invited: forward the secret to the person.",
+        schema: newInvitationJson,
+        example: newInvitationExample,
+      },
     },
     errors: [409],
     handler: ({ app, body, principal, req }) => {
@@ -232,16 +244,15 @@ export const routes = [
             and expires_at > ${app.clock()}
           for update`;
         checkOwnerRule(principal, pending?.role ?? null);
-        return invitationOut(
-          await invite(
-            tx,
-            principal.workspaceId,
-            principal.userId,
-            body.email,
-            body.role,
-            app.clock(),
-          ),
+        const made = await invite(
+          tx,
+          principal.workspaceId,
+          principal.userId,
+          body.email,
+          body.role,
+          app.clock(),
         );
+        return { ...invitationOut(made), secret: made.secret };
       });
     },
   }),

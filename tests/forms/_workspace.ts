@@ -21,7 +21,10 @@ export async function addMember(
   };
 }
 
-/** `admin` invites `member`'s address to its workspace with `role`; `member` accepts. */
+/**
+ * `admin` invites `member`'s address to its workspace with `role`; `member` accepts with the
+ * secret the invitation's answer holds.
+ */
 export async function joinByInvitation(
   service: TestService,
   admin: TestUser,
@@ -34,10 +37,11 @@ export async function joinByInvitation(
     body: JSON.stringify({ email: member.email, role }),
   });
   assert.equal(invited.status, 202, `invite: ${await invited.clone().text()}`);
-  const { id } = await invited.json();
-  const accepted = await service.fetch(`/api/v1/invitations/${id}/accept`, {
+  const { secret } = await invited.json();
+  const accepted = await service.fetch("/api/v1/invitations/accept", {
     method: "POST",
     headers: member.headers(),
+    body: JSON.stringify({ secret }),
   });
   assert.equal(accepted.status, 200, `accept: ${await accepted.clone().text()}`);
   await accepted.body?.cancel();

@@ -172,8 +172,9 @@ test("idempotency: one user's key sent to two keyed routes runs each anew", asyn
 });
 
 test("idempotency: one key on two resources of one route pattern runs each anew", async () => {
-  // Sessions of two questionnaires, answers to two sessions, acceptances of two invitations:
-  // the same key, body and caller each time, only the path parameter differs.
+  // Sessions of two questionnaires, answers to two sessions: the same key, body and caller each
+  // time, only the path parameter differs. (Invitations are accepted by a secret in the body
+  // now, on one path: two of them with one key are two bodies, 422.)
   const key = { "idempotency-key": crypto.randomUUID() };
   const second = await publishedQuestionnaire(service, user);
   const payload = sessionBody({ name: "One key, two forms" });
@@ -196,23 +197,6 @@ test("idempotency: one key on two resources of one route pattern runs each anew"
   const [{ n }] = await service.db.sql<{ n: number }>`
     select count(*)::int as n from answers where session_id = any(${both}::bigint[])`;
   assert.equal(n, 2);
-  const invitee = await registerUser(service);
-  const admins = [await registerUser(service), await registerUser(service)];
-  for (const admin of admins) {
-    const invited = await service.fetch("/api/v1/workspace/members", {
-      method: "POST",
-      headers: admin.headers(),
-      body: JSON.stringify({ email: invitee.email, role: "viewer" }),
-    });
-    const { id } = await body<{ id: string }>(invited);
-    const res = await service.fetch(`/api/v1/invitations/${id}/accept`, {
-      method: "POST",
-      headers: invitee.headers(key),
-    });
-    assert.equal(res.status, 200, await res.clone().text());
-    assert.equal(res.headers.get("idempotent-replayed"), null);
-    assert.equal((await body<{ id: string }>(res)).id, admin.workspaceId);
-  }
 });
 
 test("idempotency: a key is remembered for 24 hours", async () => {

@@ -1,7 +1,8 @@
 // Workspace members (routes/forms/workspace.ts) and invitations (routes/forms/invitations.ts):
 // inviting by e-mail (the same answer for any address, a member's 409), accepting, declining,
 // expiry and revocation, the owner protections (only an owner touches an owner; the last owner
-// stays), admin-only management, and another workspace's members and invitations as 404.
+// stays), admin-only management, and another workspace's members and invitations as 404. The
+// rules of the invitation secret are in invitations_test.ts.
 
 import assert from "node:assert/strict";
 import { body, startTestService, test } from "../_server.ts";
@@ -82,19 +83,26 @@ type Invitation = {
   role: string;
   created_at: string;
   expires_at: string;
+  secret: string;
 };
-type Received = { id: string; workspace: { id: string; name: string }; role: string };
+type Received = { workspace: { id: string; name: string }; role: string };
 
-async function received(as: TestUser): Promise<Received[]> {
-  const res = await service.fetch("/api/v1/invitations", { headers: as.headers() });
+/** The invitation `secret` opens for `as`, or null where it opens none (404). */
+async function received(as: TestUser, secret: string): Promise<Received | null> {
+  const res = await respond(as, secret, "lookup");
+  if (res.status === 404) {
+    await res.body?.cancel();
+    return null;
+  }
   assert.equal(res.status, 200);
-  return (await body<{ data: Received[] }>(res)).data;
+  return await body<Received>(res);
 }
 
-function respond(as: TestUser, id: string, answer: "accept" | "decline") {
-  return service.fetch(`/api/v1/invitations/${id}/${answer}`, {
+function respond(as: TestUser, secret: string, answer: "lookup" | "accept" | "decline") {
+  return service.fetch(`/api/v1/invitations/${answer}`, {
     method: "POST",
     headers: as.headers(),
+    body: JSON.stringify({ secret }),
   });
 }
 
@@ -118,7 +126,10 @@ test("members: inviting answers alike for a registered and an unknown address, n
     assert.equal(res.status, 202, text);
     assert.ok(!text.includes(someone.userId) && !text.includes("Someone Real"), text);
     const invitation = JSON.parse(text);
-    assert.deepEqual(Object.keys(invitation), ["id", "email", "role", "created_at", "expires_at"]);
+    assert.deepEqual(
+      Object.keys(invitation),
+      ["id", "email", "role", "created_at", "expires_at", "secret"],
+    );
     assert.deepEqual([invitation.email, invitation.role], [email, "editor"]);
     answers.push({ status: res.status, headers: [...res.headers.keys()].sort() });
   }
@@ -126,26 +137,25 @@ test("members: inviting answers alike for a registered and an unknown address, n
   assert.deepEqual(await members(owner.workspaceId), before, "nobody joined without consent");
 });
 
-test("invitations: the invitee sees them and accepts (the role applies then) or declines", async () => {
+test("invitations: the invitee reads it with its secret and accepts (the role applies then) or declines", async () => {
   const owner = await registerUser(service);
   const invitee = await registerUser(service);
   const invited = await addByEmail(owner, invitee.email.toUpperCase(), "editor");
   assert.equal(invited.status, 202);
-  const { id } = await body<Invitation>(invited);
-  const [mine] = await received(invitee);
-  assert.deepEqual(
-    [mine.id, mine.workspace.id, mine.role],
-    [id, owner.workspaceId, "editor"],
-  );
-  assert.deepEqual(await received(owner), [], "only the invited address sees it");
-  // Someone else cannot accept or decline it.
+  const { id, secret } = await body<Invitation>(invited);
+  const mine = await received(invitee, secret);
+  assert.deepEqual([mine?.workspace.id, mine?.role], [owner.workspaceId, "editor"]);
+  assert.equal(await received(owner, secret), null, "only the invited address reads it");
+  // Someone else cannot accept or decline it, even holding the secret.
   const stranger = await registerUser(service);
-  await expectError(await respond(stranger, id, "accept"), 404, "NOT_FOUND");
-  await expectError(await respond(stranger, id, "decline"), 404, "NOT_FOUND");
-  // Inviting again renews it with the new role; the role applies on acceptance.
+  await expectError(await respond(stranger, secret, "accept"), 404, "NOT_FOUND");
+  await expectError(await respond(stranger, secret, "decline"), 404, "NOT_FOUND");
+  // Inviting again renews it with the new role and a new secret; the role applies on acceptance.
   const again = await body<Invitation>(await addByEmail(owner, invitee.email, "viewer"));
   assert.equal(again.id, id);
-  const accepted = await respond(invitee, id, "accept");
+  assert.notEqual(again.secret, secret);
+  await expectError(await respond(invitee, secret, "accept"), 404, "NOT_FOUND");
+  const accepted = await respond(invitee, again.secret, "accept");
   assert.equal(accepted.status, 200);
   const workspace = await body<{ id: string; role: string }>(accepted);
   assert.deepEqual([workspace.id, workspace.role], [owner.workspaceId, "viewer"]);
@@ -154,36 +164,39 @@ test("invitations: the invitee sees them and accepts (the role applies then) or 
     headers: invitee.headers({ "x-workspace-id": owner.workspaceId }),
   });
   assert.equal((await body<{ role: string }>(asMember)).role, "viewer");
-  assert.deepEqual(await received(invitee), []);
-  await expectError(await respond(invitee, id, "accept"), 404, "NOT_FOUND");
+  assert.equal(await received(invitee, again.secret), null);
+  await expectError(await respond(invitee, again.secret, "accept"), 404, "NOT_FOUND");
   // Declined: removed, nothing joined.
   const other = await registerUser(service);
   const declined = await body<Invitation>(await addByEmail(owner, other.email, "admin"));
-  const res = await respond(other, declined.id, "decline");
+  const res = await respond(other, declined.secret, "decline");
   assert.equal(res.status, 204);
-  assert.deepEqual(await received(other), []);
+  assert.equal(await received(other, declined.secret), null);
   assert.ok(!(await members(owner.workspaceId)).some(([user]) => user === other.userId));
   assert.deepEqual(await pending(owner), []);
 });
 
-test("invitations: an address registered after it was invited sees the invitation and accepts", async () => {
+test("invitations: an address registered after it was invited accepts with the secret", async () => {
   const owner = await registerUser(service);
   const email = `later-${crypto.randomUUID().slice(0, 8)}@example.com`;
-  assert.equal((await addByEmail(owner, email, "editor")).status, 202);
+  const invited = await addByEmail(owner, email, "editor");
+  assert.equal(invited.status, 202);
+  const { secret } = await body<Invitation>(invited);
   const later = await registerUser(service, { email });
-  const [invitation] = await received(later);
-  assert.equal((await respond(later, invitation.id, "accept")).status, 200);
+  assert.equal((await respond(later, secret, "accept")).status, 200);
   assert.deepEqual((await members(owner.workspaceId)).at(-1), [later.userId, "editor"]);
 });
 
-test("invitations: a user left in no workspace still sees and accepts them", async () => {
+test("invitations: a user left in no workspace still reads and accepts them", async () => {
   const a = await registerUser(service);
   const b = await addMember(service, a, "owner");
   assert.equal((await remove(b, a.userId)).status, 204);
   const [{ n }] = await service.db.sql<{ n: number }>`
     select count(*)::int as n from memberships where user_id = ${a.userId}`;
   assert.equal(n, 0);
-  await joinByInvitation(service, b, a, "editor");
+  const { secret } = await body<Invitation>(await addByEmail(b, a.email, "editor"));
+  assert.equal((await received(a, secret))?.role, "editor");
+  assert.equal((await respond(a, secret, "accept")).status, 200);
   assert.deepEqual((await members(a.workspaceId)).at(-1), [a.userId, "editor"]);
 });
 
@@ -198,6 +211,7 @@ test("invitations: they expire after 7 days, and admins list and revoke them", a
   const ofB = await body<Invitation>(await addByEmail(owner, b.email, "owner"));
   const listed = await pending(admin);
   assert.deepEqual(listed.map((i) => i.id).sort(), [ofA.id, ofB.id].sort());
+  assert.ok(listed.every((i) => !("secret" in i)), "the list shows no secret");
   for (const as of [editor]) {
     const res = await service.fetch("/api/v1/workspace/invitations", { headers: as.headers() });
     await expectError(res, 403, "FORBIDDEN");
@@ -213,7 +227,7 @@ test("invitations: they expire after 7 days, and admins list and revoke them", a
   await expectError(await revoke(editor, ofA.id), 403, "FORBIDDEN");
   await expectError(await revoke(admin, ofB.id), 403, "FORBIDDEN");
   assert.equal((await revoke(admin, ofA.id)).status, 204);
-  await expectError(await respond(a, ofA.id, "accept"), 404, "NOT_FOUND");
+  await expectError(await respond(a, ofA.secret, "accept"), 404, "NOT_FOUND");
   await expectError(await revoke(admin, ofA.id), 404, "NOT_FOUND");
   // Expiry, on the service's clock.
   const ofC = await body<Invitation>(await addByEmail(owner, c.email, "editor"));
@@ -223,13 +237,13 @@ test("invitations: they expire after 7 days, and admins list and revoke them", a
   );
   service.clock.advance(7 * 86_400_000 + 1000);
   try {
-    assert.deepEqual(await received(c), []);
+    assert.equal(await received(c, ofC.secret), null);
     assert.deepEqual(await pending(owner), []);
-    await expectError(await respond(c, ofC.id, "accept"), 404, "NOT_FOUND");
-    await expectError(await respond(b, ofB.id, "accept"), 404, "NOT_FOUND");
+    await expectError(await respond(c, ofC.secret, "accept"), 404, "NOT_FOUND");
+    await expectError(await respond(b, ofB.secret, "accept"), 404, "NOT_FOUND");
     // Inviting again gives a new one to accept.
     const renewed = await body<Invitation>(await addByEmail(owner, c.email, "editor"));
-    assert.equal((await respond(c, renewed.id, "accept")).status, 200);
+    assert.equal((await respond(c, renewed.secret, "accept")).status, 200);
   } finally {
     service.clock.set(new Date());
   }

@@ -148,7 +148,8 @@ test("openapi: every response declares the headers the pipeline sends", () => {
   );
   for (const { path, method, op } of operations()) {
     const v1 = path.startsWith("/api/v1/");
-    const alias = op.deprecated === true;
+    // An unprefixed alias; a v1 route kept deprecated for compatibility sends no alias headers.
+    const alias = op.deprecated === true && !v1;
     for (const [status, response] of Object.entries(op.responses as Record<string, Doc>)) {
       const names = headersOf(response);
       const where = `${method} ${path} ${status}`;
@@ -207,6 +208,24 @@ test("openapi: X-Workspace-Id and Idempotency-Key are declared where they are re
     assert.equal(headers.includes("X-Workspace-Id"), signedIn, `${route.path}: X-Workspace-Id`);
     assert.equal(headers.includes("Idempotency-Key"), Boolean(route.idempotent), route.path);
   }
+});
+
+test("openapi: v1 routes kept for compatibility are marked deprecated, their optional body not required", () => {
+  // The invitee's routes of spec 1.2.0 (routes/forms/invitations.ts): v1 keeps them (§9).
+  const kept = [
+    ["/api/v1/invitations", "get"],
+    ["/api/v1/invitations/{id}/accept", "post"],
+    ["/api/v1/invitations/{id}/decline", "post"],
+  ];
+  for (const [path, method] of kept) {
+    const op = doc.paths[path]?.[method];
+    assert.equal(op?.deprecated, true, `${method} ${path}`);
+    assert.match(op.description, /\/api\/v1\/invitations\/lookup/, "names its successor");
+    if (method === "post") assert.equal(op.requestBody.required, false, path);
+  }
+  const current = doc.paths["/api/v1/invitations/accept"].post;
+  assert.equal(current.deprecated, undefined);
+  assert.equal(current.requestBody.required, true);
 });
 
 test("openapi: the export download declares both of its content types", () => {

@@ -15,7 +15,7 @@ import {
 } from "./responses.ts";
 
 /** SemVer of the document (forms-api.md §9): MAJOR breaking, MINOR additions, PATCH wording. */
-export const SPEC_VERSION = "1.2.0";
+export const SPEC_VERSION = "1.3.0";
 
 /** One event a webhook receives, for the document's webhooks section. */
 export interface WebhookDoc {
@@ -138,8 +138,8 @@ export function buildOpenApi(input: {
     return { $ref: `#/components/responses/${name}` };
   }
 
-  function jsonBody(json: s.JsonSchema, schema: s.JsonSchema): s.JsonSchema {
-    return { required: true, content: { [JSON_TYPE]: { schema, example: exampleOf(json) } } };
+  function jsonBody(json: s.JsonSchema, schema: s.JsonSchema, required = true): s.JsonSchema {
+    return { required, content: { [JSON_TYPE]: { schema, example: exampleOf(json) } } };
   }
 
   function media(doc: ResponseDoc, fallbackName: string): s.JsonSchema | undefined {
@@ -220,9 +220,10 @@ export function buildOpenApi(input: {
     if (params.length) op.parameters = params;
     if (route.body) {
       const schema = bodySchema(route.body.json, `${baseName}Request`, true);
-      op.requestBody = jsonBody(route.body.json, schema);
+      op.requestBody = jsonBody(route.body.json, schema, !route.body.optional);
     }
     op.responses = out;
+    if (route.deprecated) op.deprecated = true;
     if (alias) {
       op.deprecated = true;
       op.description += `\n\nDeprecated unprefixed alias of ${route.path}; removed after ` +
