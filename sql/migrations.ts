@@ -9,6 +9,10 @@ import m006 from "./006_ads_blocks.sql" with { type: "text" };
 import m007 from "./007_invitations.sql" with { type: "text" };
 import m008 from "./008_bot_protection.sql" with { type: "text" };
 import m009 from "./009_responses.sql" with { type: "text" };
+import m010 from "./010_placeholder.sql" with { type: "text" };
+import m011 from "./011_placeholder.sql" with { type: "text" };
+import m012 from "./012_placeholder.sql" with { type: "text" };
+import m013 from "./013_idempotency_lapse.sql" with { type: "text" };
 
 export const migrations: { name: string; text: string }[] = [
   { name: "001_core.sql", text: m001 },
@@ -20,4 +24,8 @@ export const migrations: { name: string; text: string }[] = [
   { name: "007_invitations.sql", text: m007 },
   { name: "008_bot_protection.sql", text: m008 },
   { name: "009_responses.sql", text: m009 },
+  { name: "010_placeholder.sql", text: m010 },
+  { name: "011_placeholder.sql", text: m011 },
+  { name: "012_placeholder.sql", text: m012 },
+  { name: "013_idempotency_lapse.sql", text: m013 },
 ];

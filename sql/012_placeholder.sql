@@ -1,0 +1,2 @@
+-- Placeholder: number 012 belongs to another branch's migration; this file is dropped when
+-- they merge (it only keeps this branch's numbering without a gap).
