@@ -250,22 +250,18 @@ async function runHttp(
 async function runRaw(sql: postgres.Sql, questionnaire: Questionnaire, options: Options) {
   const latencies: number[] = [];
   const deadline = performance.now() + options.seconds * 1000;
-  // The Idempotency-Key record, as lib/http/idempotency.ts builds it for the public routes.
-  const keyRecord = (path: string, body: string | null) => {
-    const now = new Date();
-    return sql.json({
+  // The Idempotency-Key record, as lib/http/idempotency_record.ts builds it (recordJson).
+  const keyRecord = (path: string, body: string | null) =>
+    sql.json({
       principal: "public",
       route: `POST ${path}`,
       key: crypto.randomUUID(),
       request_hash: "0".repeat(64),
-      created_at: now.toISOString(),
+      created_at: new Date().toISOString(),
       status: 201,
       headers: [["content-type", "application/json; charset=utf-8"]],
       body,
-      expired_before: new Date(now.getTime() - 24 * 3600 * 1000).toISOString(),
-      abandoned_before: new Date(now.getTime() - 60 * 1000).toISOString(),
     });
-  };
   // The plan limits as lib/forms/plan.ts's answerLimits gives them (the workspace is on business).
   const limits = sql.json({ free: 1000, pro: 100000, business: null });
   const visitor = async () => {

@@ -12,7 +12,7 @@ import m009 from "./009_responses.sql" with { type: "text" };
 import m010 from "./010_placeholder.sql" with { type: "text" };
 import m011 from "./011_invitation_secrets.sql" with { type: "text" };
 import m012 from "./012_credential_digests.sql" with { type: "text" };
-import m013 from "./013_placeholder.sql" with { type: "text" };
+import m013 from "./013_idempotency_lapse.sql" with { type: "text" };
 import m014 from "./014_ads_approved_frozen.sql" with { type: "text" };
 
 export const migrations: { name: string; text: string }[] = [
@@ -28,6 +28,6 @@ export const migrations: { name: string; text: string }[] = [
   { name: "010_placeholder.sql", text: m010 },
   { name: "011_invitation_secrets.sql", text: m011 },
   { name: "012_credential_digests.sql", text: m012 },
-  { name: "013_placeholder.sql", text: m013 },
+  { name: "013_idempotency_lapse.sql", text: m013 },
   { name: "014_ads_approved_frozen.sql", text: m014 },
 ];

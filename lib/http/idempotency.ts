@@ -1,47 +1,44 @@
-// Idempotency-Key for creating POSTs (routes with `idempotent: true`): a repeat within 24 h
-// from the same principal on the same route replays the first answer without running the
-// handler again. The record is a row with a unique key, so every instance of the service agrees.
+// Idempotency-Key for creating POSTs (routes with `idempotent`): a repeat within 24 h from the
+// same principal on the same route replays the first answer without running the handler again;
+// the same key with another body is 422, and 409 while the first request still runs. The
+// record and when it lapses: lib/http/idempotency_record.ts.
 //
-// Durability: a request's side effects and its idempotency record commit together or not at
-// all, so after a crash at any point either both exist (a retry replays) or neither does (a
-// retry runs afresh). A creating handler writes the record with its own writes: in its
-// transaction with `storeInTransaction(tx, req, status, payload)`, or, when its writes are one
-// statement, by passing `pendingRecord(req, status, payload)` to it (`pendingRecordOfStatement`
-// when that statement builds the answer itself). Two modes:
+// Durability: a request's side effects and its record commit together or not at all, so after
+// a crash at any point either both exist (a retry replays) or neither does (a retry runs
+// afresh). A creating handler writes the record with its own writes: in its transaction with
+// `storeInTransaction`, or in its one statement with `pendingRecord`. Two modes: transactional
+// routes insert the finished record with their writes and nothing before (runScoped); the
+// others claim the key first (runClaimed).
 //
-// - Transactional routes (`idempotent: "transactional"`: the public session and answer
-//   POSTs): no claim beforehand. The handler runs and inserts the finished record with its
-//   writes; if another request holds the key, that insert aborts them all and the request
-//   answers from the record instead (replay, 409 while unfinished, 422 for another body). A
-//   handler error also answers from the record when there is one (a retried answer fails as
-//   "already answered" before it writes). One commit per request.
-// - Other routes: the first request claims the key (a row with status null, committed
-//   asynchronously: that is safe because the handler's synchronous commit flushes the WAL in
-//   order), runs, and its answer is stored in the handler's transaction when the handler calls
-//   the hook, or right after it otherwise (then a crash in between leaves the claim unfinished:
-//   409 for a minute, then taken over). An unfinished claim reads as running (409).
-//
-// Outcomes that are stored and replayed: every 2xx-4xx answer (a 4xx is the answer to that
-// request; retrying the same request gives the same answer; it changed nothing, so it is stored
-// on its own) but a 429, the rate limit's answer rather than the request's (and any refusal of
-// the caller marked `replayable: false`, such as a spent form token). A 5xx or an
-// unexpected error stores nothing (or releases the claim), so the client can retry with the
-// same key, as after a 429.
+// Stored and replayed: every 2xx-4xx answer (a 4xx is the answer to that request; retrying the
+// same request gives the same answer; it changed nothing, so it is stored on its own) but a 429,
+// the rate limit's answer rather than the request's (and any refusal of the caller marked
+// `replayable: false`, such as a spent form token). A 5xx or an unexpected error stores nothing
+// (or releases the claim), so the client can retry with the same key, as after a 429.
 //
 // Sealed routes (`sealed`, with `idempotent: true`: register, bearer tokens): their answers
 // carry a credential, so its parts are stored encrypted and opened only to replay, and the
 // request digest is keyed (lib/http/sealed.ts). Their requests also prune expired records, so a
 // sealed credential does not outlive its 24 h by long.
 
-import { type Db, empty, frag, type Sql } from "../db/db.ts";
+import type { Db, Sql } from "../db/db.ts";
 import { ApiError, errorBody } from "../errors.ts";
 import { json, JSON_CONTENT_TYPE, type RequestContext, type Route } from "./router.ts";
-import { type RecordSealer, recordSealer } from "./sealed.ts";
+import { recordSealer } from "./sealed.ts";
 import { sha256Hex } from "../encoding.ts";
-
-const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
-/** A claim still unfinished after this long belongs to a crashed instance and may be taken over. */
-const ABANDONED_AFTER_MS = 60 * 1000;
+import {
+  type Answer,
+  answerFrom,
+  claim,
+  finishClaim,
+  insertFinished,
+  keyError,
+  lookup,
+  prune,
+  recordJson,
+  release,
+  type Scope,
+} from "./idempotency_record.ts";
 
 /** About one new key in this many also deletes a batch of expired keys, so the table stays small. */
 const PRUNE_CHANCE = 1 / 500;
@@ -49,35 +46,9 @@ const PRUNE_CHANCE = 1 / 500;
 /** The headers of a stored JSON answer: those `json(payload, status)` sends. */
 const JSON_HEADERS: [string, string][] = [["content-type", JSON_CONTENT_TYPE]];
 
-/** Commits a statement without waiting for the WAL flush (set_config local to its transaction). */
-const ASYNC_COMMIT = frag`with fast as (select set_config('synchronous_commit', 'off', true))`;
-
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
-/** A stored answer: status, headers and body text. */
-type Answer = [status: number, headers: [string, string][], text: string | null];
-
-interface KeyRow {
-  request_hash: string;
-  created_at: Date;
-  status: number | null;
-  headers: [string, string][] | null;
-  body: string | null;
-}
-
-/** The key of one request, while its handler runs. */
-interface Scope {
-  who: string;
-  route: string;
-  id: string;
-  hash: string;
-  now: Date;
-  transactional: boolean;
-  stored: boolean;
-  /** Present on sealed routes: encrypts the answer's credentials in the record. */
-  sealer: RecordSealer | null;
-}
-
+/** The key's scope of each request whose handler is running, for the store functions below. */
 const scopes = new WeakMap<Request, Scope>();
 
 /**
@@ -94,107 +65,12 @@ export function finishesWhenGivenUp(route: Route, req: Request): boolean {
 /** Thrown inside a handler's transaction when another request holds its key: rolls it back. */
 class KeyTaken extends Error {}
 
-function keyError(status: 409 | 422, message: string): ApiError {
-  return new ApiError(status, status === 409 ? "CONFLICT" : "UNPROCESSABLE", {
-    message,
-    field: "Idempotency-Key",
-  });
-}
-
 const contended = () => keyError(409, "This Idempotency-Key is contended; retry shortly.");
 
 /** The concrete route (method and v1 path with its parameters), so one key per resource. */
 function routeKey(ctx: RequestContext, rawParams: Record<string, string>): string {
   const path = ctx.route.path.replace(/\{([a-zA-Z_]+)\}/g, (_, name) => rawParams[name] ?? "");
   return `${ctx.route.method} ${path}`;
-}
-
-function replay(row: KeyRow): Response {
-  const headers = new Headers(row.headers ?? []);
-  headers.set("Idempotent-Replayed", "true");
-  // The stored error body names the original request's trace id; the header must agree.
-  try {
-    const traceId = row.body?.startsWith('{"error"') ? JSON.parse(row.body).error?.trace_id : null;
-    if (typeof traceId === "string") headers.set("X-Trace-Id", traceId);
-  } catch {
-    // A body that only looks like the envelope: the header keeps this request's trace id.
-  }
-  return new Response(row.status === 204 ? null : row.body, { status: row.status!, headers });
-}
-
-function isExpired(row: KeyRow, now: Date): boolean {
-  const age = now.getTime() - row.created_at.getTime();
-  return age >= IDEMPOTENCY_WINDOW_MS || (row.status === null && age >= ABANDONED_AFTER_MS);
-}
-
-/** The answer a request gets from an existing record that is still valid. */
-async function answerFrom(row: KeyRow, s: Scope): Promise<Response> {
-  if (row.request_hash !== s.hash) {
-    throw keyError(422, "This Idempotency-Key was used with another request body; use a new key.");
-  }
-  if (row.status === null) {
-    throw keyError(409, "A request with this Idempotency-Key is still running; retry shortly.");
-  }
-  if (!s.sealer) return replay(row);
-  const opened = await s.sealer.open({ headers: row.headers ?? [], text: row.body }).catch(() => {
-    // Sealed under another SECRET_KEY, or altered: the credential cannot be given back, and
-    // running the request again could create a second account or token.
-    throw keyError(
-      422,
-      "The answer stored for this Idempotency-Key can no longer be read; use a new key.",
-    );
-  });
-  return replay({ ...row, headers: opened.headers, body: opened.text });
-}
-
-async function lookup(sql: Sql, s: Scope): Promise<KeyRow | undefined> {
-  const [row] = await sql<KeyRow>`
-    select request_hash, created_at, status, headers, body from idempotency_keys
-    where principal = ${s.who} and route = ${s.route} and key = ${s.id}`;
-  return row;
-}
-
-/**
- * Inserts the finished record of `s`, taking over an expired or abandoned one; false when a
- * valid record of another request holds the key.
- */
-function insertFinished(sql: Sql, s: Scope, [status, headers, text]: Answer): Promise<boolean> {
-  const expiredBefore = new Date(s.now.getTime() - IDEMPOTENCY_WINDOW_MS);
-  const abandonedBefore = new Date(s.now.getTime() - ABANDONED_AFTER_MS);
-  return sql`
-    insert into idempotency_keys
-      (principal, route, key, request_hash, created_at, status, headers, body)
-    values (${s.who}, ${s.route}, ${s.id}, ${s.hash}, ${s.now}, ${status},
-            ${JSON.stringify(headers)}::jsonb, ${text})
-    on conflict (principal, route, key) do update
-    set request_hash = excluded.request_hash, created_at = excluded.created_at,
-        status = excluded.status, headers = excluded.headers, body = excluded.body
-    where idempotency_keys.created_at < ${expiredBefore}
-       or (idempotency_keys.status is null and idempotency_keys.created_at < ${abandonedBefore})
-    returning 1 as stored`.then((rows) => rows.length > 0);
-}
-
-/**
- * Stores an answer in this request's own unfinished claim (sealed on a sealed route); false when
- * the claim is no longer its own: a run so late that a retry took its claim over stores nothing
- * over the retry's record. `asyncCommit` outside a transaction only (see store).
- */
-async function finishClaim(
-  sql: Sql,
-  s: Scope,
-  [status, headers, text]: Answer,
-  asyncCommit: boolean,
-) {
-  if (s.sealer) ({ headers, text } = await s.sealer.seal({ headers, text }));
-  const rows = await sql`
-    ${asyncCommit ? ASYNC_COMMIT : empty}
-    update idempotency_keys
-    set status = ${status}, headers = ${JSON.stringify(headers)}::jsonb, body = ${text}
-    ${asyncCommit ? frag`from fast` : empty}
-    where principal = ${s.who} and route = ${s.route} and key = ${s.id} and status is null
-      and created_at = ${s.now}
-    returning 1 as stored`;
-  return rows.length > 0;
 }
 
 /**
@@ -249,12 +125,12 @@ export async function answeredInTransaction<T>(
 /**
  * For a handler whose writes are one statement (no explicit transaction): the record of the
  * JSON answer `json(payload, status)` as JSON text for that statement to insert (see
- * onda_keep_idempotency in sql/003_forms.sql), or null without an Idempotency-Key. When the
- * statement committed, call `recordCommitted(req)`; when it reports the key held by another
- * request (SQLSTATE OD001, everything rolled back), throw `keyTaken()`.
+ * onda_keep_idempotency in sql/013_idempotency_lapse.sql), or null without an Idempotency-Key.
+ * When the statement committed, call `recordCommitted(req)`; when it reports the key held by
+ * another request (SQLSTATE OD001, everything rolled back), throw `keyTaken()`.
  */
 export function pendingRecord(req: Request, status: number, payload: unknown): string | null {
-  return record(req, status, status === 204 ? null : JSON.stringify(payload));
+  return pending(req, status, status === 204 ? null : JSON.stringify(payload));
 }
 
 /**
@@ -263,26 +139,14 @@ export function pendingRecord(req: Request, status: number, payload: unknown): s
  * handler answers that same text with `jsonText(text, status)`.
  */
 export function pendingRecordOfStatement(req: Request, status: number): string | null {
-  return record(req, status, null);
+  return pending(req, status, null);
 }
 
-function record(req: Request, status: number, body: string | null): string | null {
+function pending(req: Request, status: number, body: string | null): string | null {
   const s = scopes.get(req);
   if (!s) return null;
   if (!s.transactional) throw new Error('pendingRecord needs idempotent: "transactional"');
-  const now = s.now.getTime();
-  return JSON.stringify({
-    principal: s.who,
-    route: s.route,
-    key: s.id,
-    request_hash: s.hash,
-    created_at: s.now.toISOString(),
-    status,
-    headers: JSON_HEADERS,
-    body,
-    expired_before: new Date(now - IDEMPOTENCY_WINDOW_MS).toISOString(),
-    abandoned_before: new Date(now - ABANDONED_AFTER_MS).toISOString(),
-  });
+  return recordJson(s, [status, JSON_HEADERS, body]);
 }
 
 /** The record given by `pendingRecord` committed with the handler's writes. */
@@ -353,7 +217,32 @@ export async function withIdempotency(
   return await runClaimed(ctx, scope, run);
 }
 
-/** Runs the handler with the key's scope set, then stores its answer unless it did. */
+/**
+ * Routes other than transactional ones: the first request claims the key, runs, and its answer
+ * is stored in the handler's transaction when the handler calls storeInTransaction, or right
+ * after it otherwise (then a crash in between leaves the claim unfinished: 409 for a minute,
+ * then taken over). A repeat meanwhile finds the claim: 409.
+ */
+async function runClaimed(ctx: RequestContext, s: Scope, run: () => Promise<Response>) {
+  const sql = ctx.app.db.sql;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    if (await claim(sql, s)) return await runScoped(ctx, s, run);
+    const row = await lookup(sql, s);
+    // Released meanwhile, or lapsed as of this request's time: claim it again.
+    if (!row || row.lapsed) continue;
+    return await answerFrom(row, s);
+  }
+  throw contended();
+}
+
+/**
+ * Runs the handler with the key's scope set, then stores its answer unless it did. A
+ * transactional route (`idempotent: "transactional"`: the public session and answer POSTs)
+ * comes here without a claim: its handler inserts the finished record with its writes, one
+ * commit per request; if another request holds the key, that insert aborts them all and the
+ * request answers from the record instead (failed, below: replay, 409 while unfinished, 422 for
+ * another body).
+ */
 async function runScoped(ctx: RequestContext, s: Scope, run: () => Promise<Response>) {
   scopes.set(ctx.req, s);
   let response: Response;
@@ -364,6 +253,7 @@ async function runScoped(ctx: RequestContext, s: Scope, run: () => Promise<Respo
   } finally {
     scopes.delete(ctx.req);
   }
+  // Where tests simulate a crash between the handler's commit and its answer.
   ctx.app.faults?.afterIdempotentHandler?.();
   if (s.stored) return response;
   if (response.status >= 500) {
@@ -393,17 +283,6 @@ async function store(sql: Sql, s: Scope, answer: Answer): Promise<Response | und
   return row ? await answerFrom(row, s) : undefined;
 }
 
-/**
- * A 5xx frees the key so that a retry runs again: only an unfinished claim is released (an
- * answer stored in the handler's transaction stays); a transactional route stored nothing.
- */
-function release(sql: Sql, s: Scope): Promise<unknown> {
-  if (s.transactional) return Promise.resolve();
-  return sql`delete from idempotency_keys
-    where principal = ${s.who} and route = ${s.route} and key = ${s.id} and status is null
-      and created_at = ${s.now}`;
-}
-
 /** The handler threw `err`: answers from the record, or throws. */
 async function failed(ctx: RequestContext, s: Scope, err: unknown): Promise<Response> {
   const sql = ctx.app.db.sql;
@@ -417,46 +296,11 @@ async function failed(ctx: RequestContext, s: Scope, err: unknown): Promise<Resp
   // retried answer, for instance, fails as "already answered" before reaching its insert, and
   // a retried session start as "form token used".
   const row = await lookup(sql, s);
-  if (row && !isExpired(row, s.now)) return await answerFrom(row, s);
+  if (row && !row.lapsed) return await answerFrom(row, s);
   if (err instanceof KeyTaken) throw contended();
   if (!isStoredError(err)) throw err;
   // A 4xx changed nothing: its answer is stored on its own.
   const replay = await store(sql, s, storedError(err as ApiError, ctx));
   if (replay) return replay;
   throw err;
-}
-
-/** Other routes: claim the key, run, store the answer (in the handler's transaction if it can). */
-async function runClaimed(ctx: RequestContext, s: Scope, run: () => Promise<Response>) {
-  const sql = ctx.app.db.sql;
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const claimed = await sql`
-      ${ASYNC_COMMIT}
-      insert into idempotency_keys (principal, route, key, request_hash, created_at)
-      select ${s.who}, ${s.route}, ${s.id}, ${s.hash}, ${s.now} from fast
-      on conflict do nothing
-      returning 1 as claimed`;
-    if (claimed.length) return await runScoped(ctx, s, run);
-
-    const row = await lookup(sql, s);
-    if (!row) continue; // released meanwhile: claim it again
-    if (isExpired(row, s.now)) {
-      // Expired, or left unfinished by a crashed instance: this request starts afresh.
-      await sql`
-        delete from idempotency_keys
-        where principal = ${s.who} and route = ${s.route} and key = ${s.id}
-          and created_at = ${row.created_at}`;
-      continue;
-    }
-    return await answerFrom(row, s);
-  }
-  throw contended();
-}
-
-async function prune(sql: Sql, now: Date) {
-  const before = new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS);
-  await sql`
-    delete from idempotency_keys where (principal, route, key) in (
-      select principal, route, key from idempotency_keys where created_at < ${before} limit 1000
-    )`.catch(() => {}); // best effort: an expired key is also replaced when it is reused
 }

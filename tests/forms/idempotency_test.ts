@@ -661,6 +661,99 @@ test("idempotency: a sealed record expires with its key: after 24 h it is neithe
   }
 });
 
+test("idempotency: a record lapses after 24 h, or still unfinished after a minute; not a moment before", async () => {
+  // The one definition every path asks (onda_idempotency_lapsed, sql/013_idempotency_lapse.sql).
+  const now = new Date("2026-11-20T08:00:00Z");
+  const ago = (ms: number) => new Date(now.getTime() - ms);
+  const cases: [string, Date, number | null, boolean][] = [
+    ["finished, just made", ago(0), 201, false],
+    ["finished, 24 h old", ago(24 * 3600_000), 201, false],
+    ["finished, past 24 h", ago(24 * 3600_000 + 1), 201, true],
+    ["a stored 4xx, past 24 h", ago(24 * 3600_000 + 1), 400, true],
+    ["unfinished, a minute old", ago(60_000), null, false],
+    ["unfinished, past a minute", ago(60_000 + 1), null, true],
+    ["unfinished, past 24 h", ago(24 * 3600_000 + 1), null, true],
+  ];
+  for (const [name, created, status, lapsed] of cases) {
+    const [row] = await service.db.sql<{ lapsed: boolean }>`
+      select onda_idempotency_lapsed(${created}::timestamptz, ${status}::integer,
+                                     ${now}::timestamptz) as lapsed`;
+    assert.equal(row.lapsed, lapsed, name);
+  }
+});
+
+/** Turns the record of `key` back into an unfinished claim, as a crashed instance leaves it. */
+async function unfinish(key: string) {
+  const rows = await service.db.sql`
+    update idempotency_keys set status = null, headers = null, body = null
+    where key = ${key} returning 1`;
+  assert.equal(rows.length, 1);
+}
+
+test("idempotency: a claim left unfinished is 409 for a minute, then a retry takes it over", async () => {
+  // Both modes: a claimed route (questionnaires) and a transactional one (a visitor's session,
+  // whose record is taken over inside its statement, onda_keep_idempotency).
+  const key = crypto.randomUUID();
+  await create(key, "Abandoned").then((r) => r.body?.cancel());
+  await unfinish(key);
+  const sessionKey = crypto.randomUUID();
+  const payload = sessionBody({ name: "AbandonedStart" });
+  const first = await postSession(service, form.slug, payload, { "idempotency-key": sessionKey });
+  assert.equal(first.status, 201);
+  await first.body?.cancel();
+  await unfinish(sessionKey);
+  const again = () =>
+    Promise.all([
+      create(key, "Abandoned"),
+      postSession(service, form.slug, payload, { "idempotency-key": sessionKey }),
+    ]);
+  try {
+    service.clock.advance(59_000);
+    for (const res of await again()) {
+      assert.equal(res.status, 409, res.url);
+      const data = await body<{ error: { code: string; field: string } }>(res);
+      assert.deepEqual([data.error.code, data.error.field], ["CONFLICT", "Idempotency-Key"]);
+    }
+    service.clock.advance(2_000);
+    for (const res of await again()) {
+      assert.equal(res.status, 201, res.url);
+      assert.equal(res.headers.get("idempotent-replayed"), null, res.url);
+      await res.body?.cancel();
+    }
+    assert.equal(await count("Abandoned"), 2, "the retry ran afresh");
+    const sessions = await service.db.sql`select 1 from sessions where name = 'AbandonedStart'`;
+    assert.equal(sessions.length, 2);
+  } finally {
+    service.clock.set(new Date());
+  }
+});
+
+test("idempotency: a visitor's key is remembered for 24 hours too", async () => {
+  const key = crypto.randomUUID();
+  const send = (payload: Record<string, unknown>) =>
+    postSession(service, form.slug, payload, { "idempotency-key": key });
+  const payload = sessionBody({ name: "WindowStart" });
+  const first = await send(payload);
+  assert.equal(first.status, 201);
+  await first.body?.cancel();
+  try {
+    service.clock.advance(23 * 3600 * 1000);
+    const within = await send(payload);
+    assert.equal(within.headers.get("idempotent-replayed"), "true");
+    await within.body?.cancel();
+    service.clock.advance(2 * 3600 * 1000);
+    // Loaded on the moved clock (a form loaded 25 h ago is refused); while the first record
+    // held the key this other body would be 422.
+    const later = sessionBody({ name: "WindowStart", loaded_at: service.clock().getTime() });
+    const after = await send(later);
+    assert.equal(after.status, 201, await after.clone().text());
+    assert.equal(after.headers.get("idempotent-replayed"), null);
+    await after.body?.cancel();
+  } finally {
+    service.clock.set(new Date());
+  }
+});
+
 test("idempotency: a keyed route whose auth tells callers apart must scope their keys, or it is refused", () => {
   const define = routeDefiner(serviceRules);
   const route = <P>(auth: AuthRule<P>) => () =>

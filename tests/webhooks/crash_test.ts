@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { freshDatabase, PG_FALLBACK_URL, test, type TestService } from "../_server.ts";
 import { completeSession, hookedWorkspace, startReceiver } from "./_webhooks.ts";
 import postgres from "postgres";
-import { CLAIM_STALE_AFTER_MS } from "../../lib/webhooks/worker.ts";
+import { CLAIM_STALE_AFTER_MS } from "../../lib/webhooks/claims.ts";
 
 function freePort(): number {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });

@@ -9,11 +9,8 @@ import assert from "node:assert/strict";
 import { startSession } from "../forms/_forms.ts";
 import { body, startTestService, test } from "../_server.ts";
 import { type DeliveryLog, deliveryLog, hookedWorkspace, startReceiver } from "./_webhooks.ts";
-import {
-  createWebhookWorker,
-  retryAfterSeconds,
-  retryDelaySeconds,
-} from "../../lib/webhooks/worker.ts";
+import { createWebhookWorker } from "../../lib/webhooks/worker.ts";
+import { nextState, retryAfterSeconds, retryDelaySeconds } from "../../lib/webhooks/attempt.ts";
 import { loadConfig } from "../../lib/config.ts";
 
 const service = await startTestService({ env: { WEBHOOK_RETRY_DELAYS: "0.2,0.4" } });
@@ -285,6 +282,24 @@ test("retry: Retry-After is read as seconds or as an HTTP date, at most 24 h", (
   assert.equal(retryAfterSeconds("9999999", now), 86_400);
   assert.equal(retryAfterSeconds("soon", now), null);
   assert.equal(retryAfterSeconds(null, now), null);
+});
+
+test("retry: an attempt's outcome: 2xx succeeds; 410 or the schedule's end fails for good; else the longer wait of the schedule and Retry-After", () => {
+  const now = new Date("2026-11-20T08:00:00Z");
+  const delays = [10, 60];
+  const noJitter = () => 0.5;
+  const after = (outcome: { code: number | null; error: string | null; retryAfterS?: number }) => {
+    const state = nextState({ retryAfterS: null, ...outcome }, 1, delays, now, noJitter);
+    return [state.status, state.next_at && (state.next_at.getTime() - now.getTime()) / 1000];
+  };
+  assert.deepEqual(after({ code: 204, error: null }), ["succeeded", null]);
+  assert.deepEqual(after({ code: 500, error: "500" }), ["pending", 10]);
+  assert.deepEqual(after({ code: null, error: "timeout" }), ["pending", 10]);
+  assert.deepEqual(after({ code: 503, error: "503", retryAfterS: 30 }), ["pending", 30]);
+  assert.deepEqual(after({ code: 429, error: "429", retryAfterS: 2 }), ["pending", 10]);
+  assert.deepEqual(after({ code: 410, error: "gone" }), ["failed", null]);
+  const last = nextState({ code: 500, error: "500", retryAfterS: 30 }, 3, delays, now, noJitter);
+  assert.deepEqual(last, { status: "failed", next_at: null }, "after the schedule's last retry");
 });
 
 test("retry: close", async () => {
