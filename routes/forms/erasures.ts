@@ -5,8 +5,10 @@ import { user } from "../../lib/forms/auth.ts";
 import { addressDigest, eraseSessions } from "../../lib/forms/erasure.ts";
 import { frag } from "../../lib/db/db.ts";
 import { answeredInTransaction } from "../../lib/http/idempotency.ts";
-import { defineFormsRoute } from "../../lib/forms/wing.ts";
+import { formsRoutes } from "../../lib/forms/wing.ts";
 import * as s from "../../lib/http/schema.ts";
+
+const responsesRoute = formsRoutes({ tag: "responses", cors: "credentialed" });
 
 const erasureJson = s.named(
   "Erasure",
@@ -24,10 +26,9 @@ const erasureJson = s.named(
 );
 
 export const routes = [
-  defineFormsRoute({
+  responsesRoute({
     method: "POST",
     path: "/api/v1/workspace/erasures",
-    tag: "responses",
     summary: "Erase a respondent's data",
     description: "Erases every session of the workspace whose respondent has this e-mail " +
       "address (compared case-insensitively), in every questionnaire, with its answers, in " +
@@ -43,7 +44,6 @@ export const routes = [
       "Sessions started with the address afterwards are new data, not erased. Needs admin. " +
       "Accepts Idempotency-Key.",
     auth: user("admin"),
-    cors: "credentialed",
     idempotent: true,
     // No credential in the answer, but the request holds the address: its digest in the
     // Idempotency-Key record is keyed, as for the sealed routes.

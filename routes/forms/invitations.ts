@@ -21,10 +21,14 @@ import {
   SECRET_EXAMPLE,
 } from "../../lib/forms/invitations.ts";
 import { json } from "../../lib/http/router.ts";
-import { defineFormsRoute, notFound } from "../../lib/forms/wing.ts";
+import { formsRoutes, notFound } from "../../lib/forms/wing.ts";
 import * as s from "../../lib/http/schema.ts";
 import { checkOwnerRule } from "./workspace.ts";
 import { workspaceJson } from "./auth.ts";
+
+/** The admins' routes answer the workspace's allowed origins; the invitee's, no other origin. */
+const adminRoute = formsRoutes({ tag: "workspace", cors: "credentialed" });
+const inviteeRoute = formsRoutes({ tag: "workspace" });
 
 const secretRequest = s.named(
   "InvitationSecret",
@@ -62,16 +66,14 @@ const SECRET_RULE = "Needs the invitation's secret (which the inviter was shown 
   "included (X-Workspace-Id is not read).";
 
 export const routes = [
-  defineFormsRoute({
+  adminRoute({
     method: "GET",
     path: "/api/v1/workspace/invitations",
-    tag: "workspace",
     summary: "List pending invitations",
     description: "The workspace's invitations not yet accepted, declined, revoked or expired, " +
       `newest first. Each can be accepted for ${INVITATION_TTL_MS / 86_400_000} days after it ` +
       "was sent. Never their secrets: those are only in the answer that made each. Needs admin.",
     auth: user("admin"),
-    cors: "credentialed",
     query: pageQuery,
     responses: {
       200: {
@@ -98,15 +100,13 @@ export const routes = [
     },
   }),
 
-  defineFormsRoute({
+  adminRoute({
     method: "DELETE",
     path: "/api/v1/workspace/invitations/{id}",
-    tag: "workspace",
     summary: "Revoke an invitation",
     description: "It can no longer be accepted, 204. Needs admin; an invitation to the owner " +
       "role needs an owner. Another workspace's invitation, or none: 404.",
     auth: user("admin"),
-    cors: "credentialed",
     params: { id: s.uuid() },
     responses: { 204: { description: "Revoked." } },
     handler: async ({ app, params, principal }) => {
@@ -124,10 +124,9 @@ export const routes = [
     },
   }),
 
-  defineFormsRoute({
+  inviteeRoute({
     method: "POST",
     path: "/api/v1/invitations/lookup",
-    tag: "workspace",
     summary: "Read an invitation",
     description: "The invitation the secret opens: the inviting workspace, the role and until " +
       "when it can be accepted, 200, so that the person can see what they accept. " +
@@ -165,10 +164,9 @@ export const routes = [
     },
   }),
 
-  defineFormsRoute({
+  inviteeRoute({
     method: "POST",
     path: "/api/v1/invitations/accept",
-    tag: "workspace",
     summary: "Accept an invitation",
     description: "Makes the signed-in user a member of the inviting workspace with the " +
       "invitation's role, and answers that workspace as login lists it, 200. Send " +
@@ -193,10 +191,9 @@ export const routes = [
       ),
   }),
 
-  defineFormsRoute({
+  inviteeRoute({
     method: "POST",
     path: "/api/v1/invitations/decline",
-    tag: "workspace",
     summary: "Decline an invitation",
     description: "The invitation is removed, 204; the workspace can invite the address again. " +
       "Declining needs the secret too, so that whoever registered the address first cannot " +
@@ -246,10 +243,9 @@ function deprecatedRoutes() {
     "the 404 of an unknown invitation. Use POST /api/v1/invitations/lookup, /accept and " +
     "/decline, which take the secret alone. " + SECRET_RULE;
   return [
-    defineFormsRoute({
+    inviteeRoute({
       method: "GET",
       path: "/api/v1/invitations",
-      tag: "workspace",
       summary: "List my invitations (deprecated)",
       description: why + "It answers an empty list now, whatever invitations exist: an " +
         "invitation is found with its secret, at POST /api/v1/invitations/lookup. The query " +
@@ -267,10 +263,9 @@ function deprecatedRoutes() {
       handler: () => json({ data: [], next_cursor: null, has_more: false }),
     }),
 
-    defineFormsRoute({
+    inviteeRoute({
       method: "POST",
       path: "/api/v1/invitations/{id}/accept",
-      tag: "workspace",
       summary: "Accept an invitation by id (deprecated)",
       description: why + "Accepts as POST /api/v1/invitations/accept does, when the body's " +
         "secret is this invitation's: 200 with the workspace, 409 for a member already. " +
@@ -291,10 +286,9 @@ function deprecatedRoutes() {
         }),
     }),
 
-    defineFormsRoute({
+    inviteeRoute({
       method: "POST",
       path: "/api/v1/invitations/{id}/decline",
-      tag: "workspace",
       summary: "Decline an invitation by id (deprecated)",
       description: why + "Declines as POST /api/v1/invitations/decline does, when the body's " +
         "secret is this invitation's: 204. " + byId,
