@@ -9,7 +9,7 @@ import m006 from "./006_ads_blocks.sql" with { type: "text" };
 import m007 from "./007_invitations.sql" with { type: "text" };
 import m008 from "./008_bot_protection.sql" with { type: "text" };
 import m009 from "./009_responses.sql" with { type: "text" };
-import m010 from "./010_hourly_tallies.sql" with { type: "text" };
+import m010 from "./010_period_tallies.sql" with { type: "text" };
 
 export const migrations: { name: string; text: string }[] = [
   { name: "001_core.sql", text: m001 },
@@ -21,5 +21,5 @@ export const migrations: { name: string; text: string }[] = [
   { name: "007_invitations.sql", text: m007 },
   { name: "008_bot_protection.sql", text: m008 },
   { name: "009_responses.sql", text: m009 },
-  { name: "010_hourly_tallies.sql", text: m010 },
+  { name: "010_period_tallies.sql", text: m010 },
 ];

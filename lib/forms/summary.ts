@@ -1,5 +1,5 @@
 // The summary of a questionnaire's answers (GET /api/v1/questionnaires/{id}/summary), computed
-// by the database from the running tallies (sql/009_responses.sql, sql/010_hourly_tallies.sql),
+// by the database from the running tallies (sql/009_responses.sql, sql/010_period_tallies.sql),
 // and the period (since/until on the sessions' start) that it and the sessions list share.
 
 import { empty, frag, type Fragment, join, type Sql } from "../db/db.ts";
@@ -81,18 +81,26 @@ export const summaryJson = s.named(
   }),
 );
 
+/** Stretches of whole hours: `hours` long (1 or 24), first hours from `from` up to `to`. */
+export interface TallyRange {
+  hours: 1 | 24;
+  /** Hours since 1970-01-01 UTC, as onda_session_hour counts them; null: unbounded. */
+  from: number | null;
+  to: number | null;
+}
+
 /**
- * A period cut at whole hours of start (UTC, as onda_session_hour counts them): the hours it
- * holds whole, read from the hourly tallies, and the stretches of partial hours at its ends,
- * whose sessions are read one by one. A period within one hour is one stretch.
+ * A period cut where the tallies can count it (sql/010_period_tallies.sql): the days (UTC) it
+ * holds whole, the whole hours left at either end, and the stretches of partial hours at its
+ * ends, whose sessions are read one by one (a period within one hour is one such stretch).
  */
-export function splitPeriod(range: Period) {
+export function splitPeriod(range: Period): { tallies: TallyRange[]; stretches: [Date, Date][] } {
   const since = range.since?.getTime();
   const until = range.until?.getTime();
   const first = since === undefined ? null : Math.ceil(since / HOUR_MS);
   const end = until === undefined ? null : Math.floor(until / HOUR_MS);
   if (first !== null && end !== null && first >= end) {
-    return { hours: null, stretches: [[range.since!, range.until!]] };
+    return { tallies: [], stretches: [[range.since!, range.until!]] };
   }
   const stretches: [Date, Date][] = [];
   if (first !== null && since! < first * HOUR_MS) {
@@ -101,7 +109,22 @@ export function splitPeriod(range: Period) {
   if (end !== null && end * HOUR_MS < until!) {
     stretches.push([new Date(end * HOUR_MS), range.until!]);
   }
-  return { hours: { first, end }, stretches };
+  const firstDay = first === null ? null : Math.ceil(first / 24) * 24;
+  const endDay = end === null ? null : Math.floor(end / 24) * 24;
+  if (firstDay !== null && endDay !== null && firstDay >= endDay) {
+    return { tallies: [{ hours: 1, from: first, to: end }], stretches };
+  }
+  const tallies: TallyRange[] = [{ hours: 24, from: firstDay, to: endDay }];
+  if (first !== null && first < firstDay!) tallies.push({ hours: 1, from: first, to: firstDay });
+  if (end !== null && endDay! < end) tallies.push({ hours: 1, from: endDay, to: end });
+  return { tallies, stretches };
+}
+
+/** The rows of a period tally table within `range`. */
+function within(range: TallyRange): Fragment {
+  return frag`hours = ${range.hours}
+    ${range.from === null ? empty : frag`and hour >= ${range.from}`}
+    ${range.to === null ? empty : frag`and hour < ${range.to}`}`;
 }
 
 /**
@@ -119,13 +142,12 @@ function answerGroups(questionnaireId: string, range: Period): Fragment {
       group by 1, 2, 3
       having sum(n) > 0`;
   }
-  const { hours, stretches } = splitPeriod(range);
-  const parts: Fragment[] = [];
-  if (hours) {
-    parts.push(frag`
-      select question_id, value, n from answer_hour_tallies
-      where questionnaire_id = ${questionnaireId} ${hourRange(hours)}`);
-  }
+  const { tallies, stretches } = splitPeriod(range);
+  const parts: Fragment[] = tallies.map((r) =>
+    frag`
+      select question_id, value, n from answer_period_tallies
+      where questionnaire_id = ${questionnaireId} and ${within(r)}`
+  );
   for (const [from, to] of stretches) {
     parts.push(frag`
       select a.question_id,
@@ -138,12 +160,16 @@ function answerGroups(questionnaireId: string, range: Period): Fragment {
       where s.questionnaire_id = ${questionnaireId}
         and s.started_at >= ${from} and s.started_at < ${to}`);
   }
+  // Grouped by the stored value first: fewer and cheaper keys for the rows of many hours.
   return frag`
     select question_id, nullif(value, '') as value, coalesce(value = '', false) as skipped,
-           sum(n)::int as n
-    from (${join(parts, frag` union all `)}) t
-    group by 1, 2, 3
-    having sum(n) > 0`;
+           n::int as n
+    from (
+      select question_id, value, sum(n) as n
+      from (${join(parts, frag` union all `)}) t
+      group by 1, 2
+    ) v
+    where n > 0`;
 }
 
 /** Sessions started and completed in `range` (all time without one). */
@@ -152,13 +178,12 @@ function sessionCounts(questionnaireId: string, range: Period): Fragment {
     return frag`select coalesce(sum(started), 0) as started, coalesce(sum(completed), 0) as completed
         from session_tallies where questionnaire_id = ${questionnaireId}`;
   }
-  const { hours, stretches } = splitPeriod(range);
-  const parts: Fragment[] = [];
-  if (hours) {
-    parts.push(frag`
-      select started, completed from session_hour_tallies
-      where questionnaire_id = ${questionnaireId} ${hourRange(hours)}`);
-  }
+  const { tallies, stretches } = splitPeriod(range);
+  const parts: Fragment[] = tallies.map((r) =>
+    frag`
+      select started, completed from session_period_tallies
+      where questionnaire_id = ${questionnaireId} and ${within(r)}`
+  );
   for (const [from, to] of stretches) {
     parts.push(frag`
       select 1, case when s.completed_at is null then 0 else 1 end from sessions s
@@ -170,16 +195,11 @@ function sessionCounts(questionnaireId: string, range: Period): Fragment {
     from (${join(parts, frag` union all `)}) t (started, completed)`;
 }
 
-function hourRange(hours: { first: number | null; end: number | null }): Fragment {
-  return frag`${hours.first === null ? empty : frag`and hour >= ${hours.first}`}
-    ${hours.end === null ? empty : frag`and hour < ${hours.end}`}`;
-}
-
 /**
  * The summary of a questionnaire's answers as JSON text, every figure aggregated by the database
  * from tallies kept exact in the transaction of every change: of all time without since/until;
- * with them, of the hours the period holds whole, plus the sessions of its partial first and
- * last hours, read one by one.
+ * with them, of the days and hours the period holds whole, plus the sessions of its partial
+ * first and last hours, read one by one.
  */
 export async function summarize(
   sql: Sql,

@@ -217,10 +217,10 @@ export const routes = [
     query: rangeQuery,
     responses: { 200: { description: "The summary.", schema: summaryJson } },
     handler: async ({ app, params, principal, query }) => {
-      // Without a period one plan serves every questionnaire: kept, it is not made again per
-      // request. A period's best plan depends on its length.
-      const sql = query.since || query.until ? app.db.sql : app.db.keptPlans;
-      return jsonText(await summarize(sql, principal.workspaceId, params.id, query));
+      // One plan serves every questionnaire and period of a shape (which tallies, which partial
+      // hours): kept, it is not made again per request. A period reads the tallies of its
+      // days, of at most 23 hours at either end and the sessions of its two partial hours.
+      return jsonText(await summarize(app.db.keptPlans, principal.workspaceId, params.id, query));
     },
   }),
 ];
