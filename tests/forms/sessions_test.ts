@@ -443,7 +443,7 @@ test("summary: a number question with many distinct values gives no per-value co
   assert.deepEqual([q.answered, q.min, q.max, q.mean, q.values], [30, 1, 30, 15.5, null]);
 });
 
-test("summary: the running tallies agree with the answers after answers, completions and erasures", async () => {
+test("summary: the all-time and the period tallies agree after answers, completions and erasures", async () => {
   const owner = await registerUser(service);
   const form = await publishedQuestionnaire(service, owner, [
     { title: "Plan", type: "choice", options: ["free", "pro"] },
