@@ -5,8 +5,9 @@
 // erasure times. Its targets are in bench/README.md.
 //   options: --sessions N (default 100000), --clients C (default 8), --seconds S (default 10),
 //   --keep (PostgreSQL: keep the scratch database and print its URL), --reuse URL (measure on a
-//   kept one; people it erased already count 0 sessions), --only page,summary,period,erasure
-//   (the parts to measure, default all).
+//   kept one; people it erased already count 0 sessions), --only
+//   page,summary,period,periods,erasure (the parts to measure, default all; periods: random
+//   since/until from 8 clients).
 //   database: DATABASE_URL (a scratch database is created and dropped) or embedded PGlite.
 // The service runs in this process, beside the load clients (they cost it little).
 
@@ -46,7 +47,7 @@ export async function run(args: string[]) {
   const clients = Number(option(args, "clients", "8"));
   const seconds = Number(option(args, "seconds", "10"));
   const reuse = args.includes("--reuse") ? option(args, "reuse", "") : null;
-  const only = option(args, "only", "page,summary,period,erasure").split(",");
+  const only = option(args, "only", "page,summary,period,periods,erasure").split(",");
   const database = reuse
     ? { url: reuse, drop: () => Promise.resolve() }
     : await freshDatabase(Deno.env.get("DATABASE_URL") || null);
@@ -148,6 +149,27 @@ export async function run(args: string[]) {
             const res = await conn.get(`${base}/summary?since=${since}&until=${until}`, headers);
             if (res.status !== 200) throw new Error(`summary: ${res.status} ${res.text}`);
           };
+        },
+      );
+    }
+    if (only.includes("periods")) {
+      // Any instants, so that each has partial hours at both ends: from a few hours to the
+      // whole span of the data.
+      const span = sessions * 10_000;
+      await load(
+        `summary, random since/until, ${clients} clients`,
+        pgSql,
+        clients,
+        seconds,
+        hostname,
+        port,
+        () => async (conn) => {
+          const from = Date.UTC(2026, 0, 1) + Math.floor(Math.random() * span);
+          const to = from + 1 + Math.floor(Math.random() * (span - (from - Date.UTC(2026, 0, 1))));
+          const since = new Date(from).toISOString();
+          const until = new Date(to).toISOString();
+          const res = await conn.get(`${base}/summary?since=${since}&until=${until}`, headers);
+          if (res.status !== 200) throw new Error(`summary: ${res.status} ${res.text}`);
         },
       );
     }

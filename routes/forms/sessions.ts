@@ -217,10 +217,11 @@ export const routes = [
     query: rangeQuery,
     responses: { 200: { description: "The summary.", schema: summaryJson } },
     handler: async ({ app, params, principal, query }) => {
-      // One plan serves every questionnaire and period of a shape (which tallies, which partial
-      // hours): kept, it is not made again per request. A period reads the tallies of its
-      // days, of at most 23 hours at either end and the sessions of its two partial hours.
-      return jsonText(await summarize(app.db.keptPlans, principal.workspaceId, params.id, query));
+      // Without a period one plan serves every questionnaire: kept, it is not made again per
+      // request. A period's partial hours need a plan made for their instants: planned for
+      // any instants, they read every session of the questionnaire.
+      const sql = query.since || query.until ? app.db.sql : app.db.keptPlans;
+      return jsonText(await summarize(sql, principal.workspaceId, params.id, query));
     },
   }),
 ];
