@@ -1,6 +1,6 @@
 // The summary of a questionnaire's answers (GET /api/v1/questionnaires/{id}/summary), computed
-// by the database from the running tallies (sql/009_responses.sql, sql/010_period_tallies.sql),
-// and the period (since/until on the sessions' start) that it and the sessions list share.
+// by the database from the tallies that sql/010_period_tallies.sql keeps, and the period
+// (since/until on the sessions' start) that it and the sessions list share.
 
 import { empty, frag, type Fragment, join, type Sql } from "../db/db.ts";
 import { QUESTION_TYPES } from "./questions.ts";
@@ -81,9 +81,11 @@ export const summaryJson = s.named(
   }),
 );
 
-/** Stretches of whole hours: `hours` long (1 or 24), first hours from `from` up to `to`. */
+/**
+ * Tallied stretches: `hours` long (1 or 24; 0: all time), first hours from `from` up to `to`.
+ */
 export interface TallyRange {
-  hours: 1 | 24;
+  hours: 0 | 1 | 24;
   /** Hours since 1970-01-01 UTC, as onda_session_hour counts them; null: unbounded. */
   from: number | null;
   to: number | null;
@@ -95,6 +97,9 @@ export interface TallyRange {
  * ends, whose sessions are read one by one (a period within one hour is one such stretch).
  */
 export function splitPeriod(range: Period): { tallies: TallyRange[]; stretches: [Date, Date][] } {
+  if (!range.since && !range.until) {
+    return { tallies: [{ hours: 0, from: null, to: null }], stretches: [] };
+  }
   const since = range.since?.getTime();
   const until = range.until?.getTime();
   const first = since === undefined ? null : Math.ceil(since / HOUR_MS);
@@ -120,7 +125,7 @@ export function splitPeriod(range: Period): { tallies: TallyRange[]; stretches: 
   return { tallies, stretches };
 }
 
-/** The rows of a period tally table within `range`. */
+/** The rows of a tally table within `range`. */
 function within(range: TallyRange): Fragment {
   return frag`hours = ${range.hours}
     ${range.from === null ? empty : frag`and hour >= ${range.from}`}
@@ -133,19 +138,10 @@ function within(range: TallyRange): Fragment {
  * are counted, never summarized by value.
  */
 function answerGroups(questionnaireId: string, range: Period): Fragment {
-  if (!range.since && !range.until) {
-    return frag`
-      select question_id, nullif(value, '') as value, coalesce(value = '', false) as skipped,
-             sum(n)::int as n
-      from answer_tallies
-      where questionnaire_id = ${questionnaireId}
-      group by 1, 2, 3
-      having sum(n) > 0`;
-  }
   const { tallies, stretches } = splitPeriod(range);
   const parts: Fragment[] = tallies.map((r) =>
     frag`
-      select question_id, value, n from answer_period_tallies
+      select question_id, value, n from answer_tallies
       where questionnaire_id = ${questionnaireId} and ${within(r)}`
   );
   for (const [from, to] of stretches) {
@@ -174,14 +170,10 @@ function answerGroups(questionnaireId: string, range: Period): Fragment {
 
 /** Sessions started and completed in `range` (all time without one). */
 function sessionCounts(questionnaireId: string, range: Period): Fragment {
-  if (!range.since && !range.until) {
-    return frag`select coalesce(sum(started), 0) as started, coalesce(sum(completed), 0) as completed
-        from session_tallies where questionnaire_id = ${questionnaireId}`;
-  }
   const { tallies, stretches } = splitPeriod(range);
   const parts: Fragment[] = tallies.map((r) =>
     frag`
-      select started, completed from session_period_tallies
+      select started, completed from session_tallies
       where questionnaire_id = ${questionnaireId} and ${within(r)}`
   );
   for (const [from, to] of stretches) {

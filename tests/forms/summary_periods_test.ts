@@ -178,6 +178,7 @@ test("summary: any period's figures equal those counted from its sessions, on an
   sessions = sessions.filter((s) => s !== one && !gone.includes(s));
 
   const periods: [number | null, number | null][] = [
+    [null, null], // all time
     [BASE, BASE + DAY], // a whole day
     [BASE - DAY, BASE + 2 * DAY], // whole days
     [BASE + HOUR, BASE + 5 * HOUR], // whole hours
@@ -265,9 +266,13 @@ Deno.test({
       });
     });
     const rows = await service.db.sql<{ hours: number; rows: number; n: number }>`
-      select hours, count(*)::int as rows, sum(n)::int as n from answer_period_tallies
+      select hours, count(*)::int as rows, sum(n)::int as n from answer_tallies
       where questionnaire_id = ${form.id} group by hours order by hours`;
-    assert.deepEqual([...rows], [{ hours: 1, rows: 2, n: 3 }, { hours: 24, rows: 2, n: 3 }]);
+    assert.deepEqual([...rows], [
+      { hours: 0, rows: 2, n: 3 },
+      { hours: 1, rows: 2, n: 3 },
+      { hours: 24, rows: 2, n: 3 },
+    ]);
     const res = await service.fetch(
       `/api/v1/questionnaires/${form.id}/summary?since=${new Date(BASE - DAY).toISOString()}`,
       { headers: owner.headers() },
