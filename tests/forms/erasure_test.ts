@@ -450,6 +450,25 @@ test("erasure: the visitor's Idempotency-Key records of the start and answers go
   assert.equal((await records()).length, 0, "no record of the erased session is left");
 });
 
+test("erasure: another respondent's free text that names the address stays, as OpenAPI says", async () => {
+  const owner = await registerUser(service);
+  const form = await publishedQuestionnaire(service, owner, [{ title: "Note", type: "text" }]);
+  const address = "hal.named@example.org";
+  await respond(form, address);
+  const other = await startSession(service, form.slug, sessionBody({ email: "ivy@example.org" }));
+  const said = `Ask my colleague ${address} too`;
+  const res = await answer(service, form.slug, other, form.questions[0].id, said);
+  assert.equal(res.status, 201);
+  await res.body?.cancel();
+  const erased = await erase(owner, address);
+  assert.equal((await body<{ sessions: number }>(erased)).sessions, 1);
+  assert.deepEqual(await sessionIds(owner, form), [other]);
+  assert.deepEqual(Object.keys(await tablesHolding(address)).sort(), [
+    "answers",
+    "outbox_events",
+  ]);
+});
+
 test("erasure: close the service", async () => {
   await (service as TestService).close();
 });
