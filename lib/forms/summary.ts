@@ -125,9 +125,15 @@ export function splitPeriod(range: Period): { tallies: TallyRange[]; stretches: 
   return { tallies, stretches };
 }
 
+/**
+ * A stretch's length as SQL text, not a parameter: a plan kept for any value (the summary of all
+ * time) would not know how few rows "all time" picks among the tallies and read them all.
+ */
+const STRETCH = { 0: frag`hours = 0`, 1: frag`hours = 1`, 24: frag`hours = 24` };
+
 /** The rows of a tally table within `range`. */
 function within(range: TallyRange): Fragment {
-  return frag`hours = ${range.hours}
+  return frag`${STRETCH[range.hours]}
     ${range.from === null ? empty : frag`and hour >= ${range.from}`}
     ${range.to === null ? empty : frag`and hour < ${range.to}`}`;
 }
