@@ -5,12 +5,14 @@
 // erasure times. Its targets are in bench/README.md.
 //   options: --sessions N (default 100000), --clients C (default 8), --seconds S (default 10),
 //   --keep (PostgreSQL: keep the scratch database and print its URL), --reuse URL (measure on a
-//   kept one; people it erased already count 0 sessions).
+//   kept one; people it erased already count 0 sessions), --only
+//   page,summary,period,periods,erasure (the parts to measure, default all; periods: random
+//   since/until from 8 clients).
 //   database: DATABASE_URL (a scratch database is created and dropped) or embedded PGlite.
 // The service runs in this process, beside the load clients (they cost it little).
 
 import { loadConfig } from "../lib/config.ts";
-import { openDb } from "../lib/db/db.ts";
+import { openDb, type Sql } from "../lib/db/db.ts";
 import { startService } from "../lib/server.ts";
 import { freshDatabase } from "../tests/_server.ts";
 import { connectHttp1 } from "./http1.ts";
@@ -45,6 +47,7 @@ export async function run(args: string[]) {
   const clients = Number(option(args, "clients", "8"));
   const seconds = Number(option(args, "seconds", "10"));
   const reuse = args.includes("--reuse") ? option(args, "reuse", "") : null;
+  const only = option(args, "only", "page,summary,period,periods,erasure").split(",");
   const database = reuse
     ? { url: reuse, drop: () => Promise.resolve() }
     : await freshDatabase(Deno.env.get("DATABASE_URL") || null);
@@ -91,51 +94,104 @@ export async function run(args: string[]) {
     }
 
     const { hostname, port } = new URL(service.url);
+    const pgSql = db.raw.postgres ? db.sql : null;
     const headers = { cookie };
     const base = `/api/v1/questionnaires/${form.id}`;
     // Each client walks the list with its cursor, from the first page again every 20 pages.
-    await load("page of 100 sessions with answers", clients, seconds, hostname, port, () => {
-      let cursor: string | null = null;
-      let depth = 0;
-      return async (conn) => {
-        const at: string = cursor ? `&cursor=${encodeURIComponent(cursor)}` : "";
-        const res = await conn.get(`${base}/sessions?limit=100${at}`, headers);
-        if (res.status !== 200) throw new Error(`sessions: ${res.status} ${res.text}`);
-        const page = JSON.parse(res.text);
-        if (page.data.length !== 100) throw new Error(`a page of ${page.data.length}`);
-        cursor = ++depth % 20 === 0 ? null : page.next_cursor;
-      };
-    });
-    await load("summary", clients, seconds, hostname, port, () => async (conn) => {
-      const res = await conn.get(`${base}/summary`, headers);
-      if (res.status !== 200) throw new Error(`summary: ${res.status} ${res.text}`);
-    });
-    // It reads the answers of the period: one client, as 8 would only queue behind each other.
-    await load("summary, since/until of half, 1 client", 1, seconds, hostname, port, () => {
-      const since = new Date(Date.UTC(2026, 0, 1) + sessions * 2500).toISOString();
-      const until = new Date(Date.UTC(2026, 0, 1) + sessions * 7500).toISOString();
-      return async (conn) => {
-        const res = await conn.get(`${base}/summary?since=${since}&until=${until}`, headers);
+    if (only.includes("page")) {
+      await load(
+        "page of 100 sessions with answers",
+        pgSql,
+        clients,
+        seconds,
+        hostname,
+        port,
+        () => {
+          let cursor: string | null = null;
+          let depth = 0;
+          return async (conn) => {
+            const at: string = cursor ? `&cursor=${encodeURIComponent(cursor)}` : "";
+            const res = await conn.get(`${base}/sessions?limit=100${at}`, headers);
+            if (res.status !== 200) throw new Error(`sessions: ${res.status} ${res.text}`);
+            // Parsed whole once per walk: parsing every page cost this process, which shares
+            // the cores with the service, as much as the service spent on it. The envelope's
+            // cursor comes last, and an unescaped `"next_cursor":` occurs nowhere else.
+            if (depth === 0) {
+              const page = JSON.parse(res.text);
+              if (page.data.length !== 100) throw new Error(`a page of ${page.data.length}`);
+            }
+            const tail = JSON.parse("{" + res.text.slice(res.text.lastIndexOf('"next_cursor":')));
+            cursor = ++depth % 20 === 0 ? null : tail.next_cursor;
+            if (cursor === null) depth = 0;
+          };
+        },
+      );
+    }
+    if (only.includes("summary")) {
+      await load("summary", pgSql, clients, seconds, hostname, port, () => async (conn) => {
+        const res = await conn.get(`${base}/summary`, headers);
         if (res.status !== 200) throw new Error(`summary: ${res.status} ${res.text}`);
-      };
-    });
-    const conn = await connectHttp1(hostname, Number(port));
-    try {
-      const times: string[] = [];
-      for (let person = 0; person < PEOPLE; person++) {
-        const started = performance.now();
-        const res = await conn.post(
-          "/api/v1/workspace/erasures",
-          JSON.stringify({ email: `person${person}@example.com` }),
-          { ...headers, "idempotency-key": crypto.randomUUID() },
-        );
-        const ms = performance.now() - started;
-        if (res.status !== 200) throw new Error(`erasure: ${res.status} ${res.text}`);
-        times.push(`${ms.toFixed(0)} ms (${JSON.parse(res.text).sessions} sessions)`);
+      });
+    }
+    if (only.includes("period")) {
+      // It reads the answers of the period: one client, as 8 would only queue behind each other.
+      await load(
+        "summary, since/until of half, 1 client",
+        pgSql,
+        1,
+        seconds,
+        hostname,
+        port,
+        () => {
+          const since = new Date(Date.UTC(2026, 0, 1) + sessions * 2500).toISOString();
+          const until = new Date(Date.UTC(2026, 0, 1) + sessions * 7500).toISOString();
+          return async (conn) => {
+            const res = await conn.get(`${base}/summary?since=${since}&until=${until}`, headers);
+            if (res.status !== 200) throw new Error(`summary: ${res.status} ${res.text}`);
+          };
+        },
+      );
+    }
+    if (only.includes("periods")) {
+      // Any instants, so that each has partial hours at both ends: from a few hours to the
+      // whole span of the data.
+      const span = sessions * 10_000;
+      await load(
+        `summary, random since/until, ${clients} clients`,
+        pgSql,
+        clients,
+        seconds,
+        hostname,
+        port,
+        () => async (conn) => {
+          const from = Date.UTC(2026, 0, 1) + Math.floor(Math.random() * span);
+          const to = from + 1 + Math.floor(Math.random() * (span - (from - Date.UTC(2026, 0, 1))));
+          const since = new Date(from).toISOString();
+          const until = new Date(to).toISOString();
+          const res = await conn.get(`${base}/summary?since=${since}&until=${until}`, headers);
+          if (res.status !== 200) throw new Error(`summary: ${res.status} ${res.text}`);
+        },
+      );
+    }
+    if (only.includes("erasure")) {
+      const conn = await connectHttp1(hostname, Number(port));
+      try {
+        const times: string[] = [];
+        for (let person = 0; person < PEOPLE; person++) {
+          const started = performance.now();
+          const res = await conn.post(
+            "/api/v1/workspace/erasures",
+            JSON.stringify({ email: `person${person}@example.com` }),
+            { ...headers, "idempotency-key": crypto.randomUUID() },
+          );
+          const ms = performance.now() - started;
+          if (res.status !== 200) throw new Error(`erasure: ${res.status} ${res.text}`);
+          times.push(`${ms.toFixed(0)} ms (${JSON.parse(res.text).sessions} sessions)`);
+        }
+        console.log(`  erasure of one person: ${times.join(", ")}; target <= 1 s`);
+      } finally {
+        conn.close();
       }
-      console.log(`  erasure of one person: ${times.join(", ")}; target <= 1 s`);
-    } finally {
-      conn.close();
     }
   } finally {
     await service.shutdown();
@@ -144,9 +200,32 @@ export async function run(args: string[]) {
   }
 }
 
+/** CPU time (ns) a process has spent on a core so far (Linux schedstat); 0 when unreadable. */
+function cpuNs(pid: number | "self"): number {
+  try {
+    return Number(Deno.readTextFileSync(`/proc/${pid}/schedstat`).split(" ")[0]);
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * CPU so far of this process (service and load clients) and of the database's backends, when
+ * the server runs on this machine: per request, it tells a slower build from a busier machine.
+ */
+async function cpuNow(sql: Sql | null) {
+  // Embedded, the database runs in this process.
+  if (!sql) return { self: cpuNs("self"), db: 0 };
+  const backends = await sql<{ pid: number }>`
+    select pid from pg_stat_activity
+    where datname = current_database()`;
+  return { self: cpuNs("self"), db: backends.reduce((sum, r) => sum + cpuNs(r.pid), 0) };
+}
+
 /** Runs `clients` loops of `request` for `seconds` (after 2 s of warm-up) and prints latencies. */
 async function load(
   label: string,
+  sql: Sql | null,
   clients: number,
   seconds: number,
   hostname: string,
@@ -156,6 +235,8 @@ async function load(
   const latencies: number[] = [];
   const warmUntil = performance.now() + 2000;
   const stopAt = warmUntil + seconds * 1000;
+  let all = 0;
+  const before = await cpuNow(sql);
   await Promise.all(Array.from({ length: clients }, async () => {
     const conn = await connectHttp1(hostname, Number(port));
     const request = makeRequest();
@@ -163,21 +244,25 @@ async function load(
       while (performance.now() < stopAt) {
         const started = performance.now();
         await request(conn);
+        all++;
         if (started >= warmUntil) latencies.push(performance.now() - started);
       }
     } finally {
       conn.close();
     }
   }));
+  const after = await cpuNow(sql);
   const sorted = latencies.sort((a, b) => a - b);
   if (!sorted.length) {
     console.log(`  ${label}: no request started after the warm-up finished within ${seconds} s`);
     return;
   }
+  const cpu = (ns: number) => (ns / all / 1e6).toFixed(2);
   console.log(
     `  ${label}: ${(sorted.length / seconds).toFixed(0)} req/s; p50 ` +
       `${percentile(sorted, 0.5).toFixed(1)} ms, p99 ${percentile(sorted, 0.99).toFixed(1)} ms; ` +
-      `target p99 <= 50 ms`,
+      `target p99 <= 50 ms; CPU per request: this process ${cpu(after.self - before.self)} ms, ` +
+      (sql ? `database ${cpu(after.db - before.db)} ms` : "(database included)"),
   );
 }
 

@@ -9,7 +9,7 @@ import m006 from "./006_ads_blocks.sql" with { type: "text" };
 import m007 from "./007_invitations.sql" with { type: "text" };
 import m008 from "./008_bot_protection.sql" with { type: "text" };
 import m009 from "./009_responses.sql" with { type: "text" };
-import m010 from "./010_placeholder.sql" with { type: "text" };
+import m010 from "./010_period_tallies.sql" with { type: "text" };
 import m011 from "./011_invitation_secrets.sql" with { type: "text" };
 import m012 from "./012_credential_digests.sql" with { type: "text" };
 import m013 from "./013_idempotency_lapse.sql" with { type: "text" };
@@ -25,7 +25,7 @@ export const migrations: { name: string; text: string }[] = [
   { name: "007_invitations.sql", text: m007 },
   { name: "008_bot_protection.sql", text: m008 },
   { name: "009_responses.sql", text: m009 },
-  { name: "010_placeholder.sql", text: m010 },
+  { name: "010_period_tallies.sql", text: m010 },
   { name: "011_invitation_secrets.sql", text: m011 },
   { name: "012_credential_digests.sql", text: m012 },
   { name: "013_idempotency_lapse.sql", text: m013 },

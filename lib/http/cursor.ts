@@ -85,6 +85,28 @@ async function cursorKey(secret: string): Promise<CryptoKey> {
   ]);
 }
 
+/**
+ * The sealing and HMAC keys of a secret, made once and kept: making them for every cursor cost
+ * a list page more than sealing and signing it. A few secrets at most (one per service, more in
+ * tests); a key that failed to be made is not kept.
+ */
+const keysOfSecret = new Map<string, Promise<{ seal: CryptoKey; sign: CryptoKey }>>();
+
+function cursorKeys(secret: string) {
+  let keys = keysOfSecret.get(secret);
+  if (!keys) {
+    if (keysOfSecret.size >= 16) keysOfSecret.clear();
+    const hmac = { name: "HMAC", hash: "SHA-256" };
+    keys = Promise.all([
+      cursorKey(secret),
+      crypto.subtle.importKey("raw", encoder.encode(secret), hmac, false, ["sign", "verify"]),
+    ]).then(([seal, sign]) => ({ seal, sign }));
+    keysOfSecret.set(secret, keys);
+    keys.catch(() => keysOfSecret.delete(secret));
+  }
+  return keys;
+}
+
 /** What a cursor is bound to: the list and its filter. */
 function boundTo(scope: CursorScope) {
   return `${scope.list}\n${JSON.stringify(scope.filter ?? {})}`;
@@ -92,10 +114,8 @@ function boundTo(scope: CursorScope) {
 
 /** The HMAC key of cursors, and what it signs: the list, its filter and the sealed payload. */
 async function signing(secret: string, scope: CursorScope, payload: string) {
-  const hmac = { name: "HMAC", hash: "SHA-256" };
-  const usages: KeyUsage[] = ["sign", "verify"];
-  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), hmac, false, usages);
-  return [key, encoder.encode(`${boundTo(scope)}\n${payload}`)] as const;
+  const { sign } = await cursorKeys(secret);
+  return [sign, encoder.encode(`${boundTo(scope)}\n${payload}`)] as const;
 }
 
 export function badCursor(): ApiError {
@@ -112,7 +132,7 @@ export async function encodeCursor(app: AppContext, scope: CursorScope, position
   const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
   const sealed = await crypto.subtle.encrypt(
     { name: "AES-GCM", iv, additionalData: encoder.encode(boundTo(scope)) },
-    await cursorKey(app.secretKey),
+    (await cursorKeys(app.secretKey)).seal,
     plain,
   );
   const bytes = new Uint8Array(IV_BYTES + sealed.byteLength);
@@ -176,7 +196,7 @@ export async function verifyCursor(
         iv: sealed.subarray(0, IV_BYTES),
         additionalData: encoder.encode(boundTo(scope)),
       },
-      await cursorKey(app.secretKey),
+      (await cursorKeys(app.secretKey)).seal,
       sealed.subarray(IV_BYTES),
     );
     parsed = JSON.parse(new TextDecoder().decode(plain));

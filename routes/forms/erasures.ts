@@ -41,7 +41,12 @@ export const routes = [
       "when none had the address). The erasure is recorded with who asked and when, and " +
       "only a keyed digest of the address (HMAC under the service secret), never the " +
       "address; the stored Idempotency-Key record keeps a keyed digest of the request too. " +
-      "Sessions started with the address afterwards are new data, not erased. Needs admin. " +
+      "Sessions started with the address afterwards are new data, not erased. What it " +
+      "covers is the sessions whose respondent gave this address, with every answer in them " +
+      "(an e-mail question's included): the free text of other respondents' sessions is not " +
+      "searched, so an answer in which someone else wrote the address (or the person's name) " +
+      "stays; erase such a session with DELETE " +
+      "/api/v1/questionnaires/{id}/sessions/{sessionId} if it must go. Needs admin. " +
       "Accepts Idempotency-Key.",
     auth: user("admin"),
     idempotent: true,

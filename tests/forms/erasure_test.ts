@@ -30,24 +30,42 @@ const service = await startTestService({
   },
 });
 
-// Counts the rows of every table of the schema whose text (all columns, cast) holds `needle`.
+// Counts, column by column, the rows of every table of the schema that hold `needle` (any
+// case): every column found in information_schema, bytea as its bytes (escape encoding keeps
+// ASCII as it is; a row cast would show it in hex), every other type as its text (text, json,
+// arrays, ...). Only types that cannot hold text are left out.
 await service.db.sql.exec(`
-  create function test_rows_holding(needle text) returns table (tbl text, n bigint)
+  create function test_rows_holding(needle text) returns table (tbl text, col text, n bigint)
   language plpgsql as $$
-  declare t record;
+  declare c record;
   begin
-    for t in select table_name from information_schema.tables
-             where table_schema = current_schema() and table_type = 'BASE TABLE' loop
-      tbl := t.table_name;
-      execute format('select count(*) from %I x where x::text ilike %L', t.table_name,
-                     '%' || needle || '%') into n;
+    for c in
+      select k.table_name, k.column_name, k.data_type
+      from information_schema.columns k
+      join information_schema.tables t
+        on t.table_schema = k.table_schema and t.table_name = k.table_name
+      where k.table_schema = current_schema() and t.table_type = 'BASE TABLE'
+        and k.data_type not in ('smallint', 'integer', 'bigint', 'numeric', 'real',
+                                'double precision', 'boolean', 'uuid', 'date',
+                                'timestamp with time zone', 'timestamp without time zone')
+    loop
+      tbl := c.table_name;
+      col := c.column_name;
+      execute format(
+        'select count(*) from %I where %s ilike %L',
+        c.table_name,
+        case when c.data_type = 'bytea' then format('encode(%I, %L)', c.column_name, 'escape')
+             else format('%I::text', c.column_name) end,
+        '%' || replace(replace(replace(needle, '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%')
+        into n;
       if n > 0 then return next; end if;
     end loop;
   end $$;`);
 
+/** The tables (with how many rows) where some column holds `needle`. */
 async function tablesHolding(needle: string): Promise<Record<string, number>> {
   const rows = await service.db.sql<{ tbl: string; n: number }>`
-    select tbl, n::int as n from test_rows_holding(${needle})`;
+    select tbl, max(n)::int as n from test_rows_holding(${needle}) group by tbl`;
   return Object.fromEntries(rows.map((r) => [r.tbl, r.n]));
 }
 
@@ -119,6 +137,26 @@ function sessionOf(event: { data: { session_id?: number } }) {
   return event.data.session_id;
 }
 
+test("erasure: the search of every table finds an address in text, json, array and bytea columns, in any case", async () => {
+  const needle = "Probe.Person_1%@Example.org";
+  await service.db.sql.exec(`
+    create table test_search_probe (t text, v varchar(100), j json, b jsonb, a text[], y bytea,
+                                    other text);
+    insert into test_search_probe (t, v, j, b, a, y, other) values
+      ('x ${needle.toLowerCase()} y', '${needle.toUpperCase()}', '{"to": "${needle}"}',
+       '{"to": ["${needle}"]}', array['a', '${needle}'],
+       convert_to('<p>${needle}</p>', 'UTF8'), 'Probe.Person_1x@Example.org');`);
+  try {
+    const found = await service.db.sql<{ col: string }>`
+      select col from test_rows_holding(${needle}) where tbl = 'test_search_probe'
+      order by col`;
+    // "other" differs only where the needle holds a LIKE wildcard: matched literally.
+    assert.deepEqual(found.map((r) => r.col), ["a", "b", "j", "t", "v", "y"]);
+  } finally {
+    await service.db.sql.exec(`drop table test_search_probe`);
+  }
+});
+
 test("erasure: nothing of the person is left in any table, route, export, events feed or delivery log; others' data stays", async () => {
   let failing = false;
   const receiver = startReceiver(() => new Response(null, { status: failing ? 500 : 204 }));
@@ -152,7 +190,10 @@ test("erasure: nothing of the person is left in any table, route, export, events
     await numbered(service, owner.workspaceId);
     const feedBefore = (await readToEnd(service, owner)).events;
     assert.ok(feedBefore.some((e) => erasedIds.includes(sessionOf(e)!)), "feed had them");
-    assert.ok(Object.keys(await tablesHolding(address)).length > 0, "the search finds them");
+    const before = await tablesHolding(address);
+    for (const table of ["sessions", "answers", "outbox_events", "webhook_deliveries"]) {
+      assert.ok(before[table] > 0, `the search finds the address in ${table}`);
+    }
 
     const key = crypto.randomUUID();
     const res = await erase(admin, address.toLowerCase(), key);
@@ -407,6 +448,25 @@ test("erasure: the visitor's Idempotency-Key records of the start and answers go
   assert.equal(res.status, 200, await res.clone().text());
   await res.body?.cancel();
   assert.equal((await records()).length, 0, "no record of the erased session is left");
+});
+
+test("erasure: another respondent's free text that names the address stays, as OpenAPI says", async () => {
+  const owner = await registerUser(service);
+  const form = await publishedQuestionnaire(service, owner, [{ title: "Note", type: "text" }]);
+  const address = "hal.named@example.org";
+  await respond(form, address);
+  const other = await startSession(service, form.slug, sessionBody({ email: "ivy@example.org" }));
+  const said = `Ask my colleague ${address} too`;
+  const res = await answer(service, form.slug, other, form.questions[0].id, said);
+  assert.equal(res.status, 201);
+  await res.body?.cancel();
+  const erased = await erase(owner, address);
+  assert.equal((await body<{ sessions: number }>(erased)).sessions, 1);
+  assert.deepEqual(await sessionIds(owner, form), [other]);
+  assert.deepEqual(Object.keys(await tablesHolding(address)).sort(), [
+    "answers",
+    "outbox_events",
+  ]);
 });
 
 test("erasure: close the service", async () => {

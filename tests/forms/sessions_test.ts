@@ -132,6 +132,66 @@ test("sessions: each shows respondent, loaded_at, times, progress and its answer
   assert.deepEqual(one.body, done);
 });
 
+test("sessions: a session's JSON text is the one json_build_object writes, for quotes, backslashes, line breaks, control characters and non-ASCII", async () => {
+  const owner = await registerUser(service);
+  const odd = 'He said "hi" \\ C:\\path\n\ttab \u0001\u001f é 漢字 😀 </script>';
+  const form = await publishedQuestionnaire(service, owner, [
+    { title: `Title ${odd}`, type: "text", required: false },
+    { title: "Plain", type: "text", required: false },
+    { title: "Never answered", type: "text", required: false },
+  ]);
+  const [id] = await bulkSessions(owner, form, 1, new Date("2026-02-01T00:00:00.123456Z"), {
+    completedEvery: 1,
+  });
+  await service.db.sql`update sessions set name = ${`Name ${odd}`} where id = ${id}`;
+  await service.db.sql`
+    insert into answers (session_id, question_id, questionnaire_id, answer, created_at)
+    values (${id}, ${form.questions[0].id}, ${form.id}, ${odd}, '2026-02-01T00:00:01.999999Z'),
+           (${id}, ${form.questions[1].id}, ${form.id}, '', '2026-02-01T00:00:02Z')`;
+  // The shape as json_build_object and json_agg write it (the first build's statement).
+  const [want] = await service.db.sql<{ text: string }>`
+    select json_build_object(
+      'id', s.id, 'questionnaire_id', s.questionnaire_id,
+      'state', case when s.completed_at is null then 'started' else 'completed' end,
+      'respondent', json_build_object('name', s.name, 'email', s.email),
+      'loaded_at', floor(extract(epoch from s.loaded_at) * 1000)::int8,
+      'started_at', to_char(s.started_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+      'completed_at',
+        to_char(s.completed_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+      'progress', json_build_object('answered', s.answered, 'total', s.total),
+      'answers', coalesce((
+        select json_agg(json_build_object(
+                 'question_id', a.question_id, 'question_title', q.title, 'answer', a.answer,
+                 'answered_at',
+                   to_char(a.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+               order by q.position, a.question_id)
+        from answers a join questions q on q.id = a.question_id
+        where a.session_id = s.id), '[]'::json))::text as text
+    from sessions s where s.id = ${id}`;
+  const one = await service.fetch(`/api/v1/questionnaires/${form.id}/sessions/${id}`, {
+    headers: owner.headers(),
+  });
+  assert.equal(one.status, 200);
+  assert.equal(await one.text(), want.text);
+  const list = await service.fetch(`/api/v1/questionnaires/${form.id}/sessions`, {
+    headers: owner.headers(),
+  });
+  const text = await list.text();
+  assert.ok(text.startsWith(`{"data":[${want.text}],`), text.slice(0, 300));
+  const shown = (JSON.parse(text) as Page).data[0];
+  assert.equal(shown.respondent.name, `Name ${odd}`);
+  assert.deepEqual(shown.answers.map((a) => [a.question_title, a.answer]), [
+    [`Title ${odd}`, odd],
+    ["Plain", ""],
+  ]);
+  // A session without answers has an empty list.
+  const [bare] = await bulkSessions(owner, form, 1, new Date("2026-02-02T00:00:00Z"));
+  const none = await service.fetch(`/api/v1/questionnaires/${form.id}/sessions/${bare}`, {
+    headers: owner.headers(),
+  });
+  assert.deepEqual((await body<Session>(none)).answers, []);
+});
+
 test("sessions: viewers read sessions and the summary; deleting a session needs admin", async () => {
   const owner = await registerUser(service);
   const form = await publishedQuestionnaire(service, owner);
@@ -443,7 +503,7 @@ test("summary: a number question with many distinct values gives no per-value co
   assert.deepEqual([q.answered, q.min, q.max, q.mean, q.values], [30, 1, 30, 15.5, null]);
 });
 
-test("summary: the running tallies agree with the answers after answers, completions and erasures", async () => {
+test("summary: the all-time and the period tallies agree after answers, completions and erasures", async () => {
   const owner = await registerUser(service);
   const form = await publishedQuestionnaire(service, owner, [
     { title: "Plan", type: "choice", options: ["free", "pro"] },

@@ -118,7 +118,11 @@ test("migrate: SQL that takes the admin commands' lock takes theirs", () => {
   // The number is written out in SQL; a typo would make the data version's trigger take a lock
   // no command takes, and run alongside them.
   const locking = migrations.filter((m) => m.text.includes("pg_advisory_xact_lock"));
-  assert.deepEqual(locking.map((m) => m.name), ["002_ads.sql", "006_ads_blocks.sql"]);
+  assert.deepEqual(locking.map((m) => m.name), [
+    "002_ads.sql",
+    "006_ads_blocks.sql",
+    "014_ads_approved_frozen.sql",
+  ]);
   for (const m of locking) {
     const calls = [...m.text.matchAll(/pg_advisory_xact_lock\((\d+)\)/g)].map((c) => Number(c[1]));
     assert.ok(calls.length > 0, m.name);

@@ -1,2 +1,0 @@
--- Placeholder: number 010 belongs to another branch's migration; this file is dropped when
--- they merge (it only keeps this branch's numbering without a gap).
