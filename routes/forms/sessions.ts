@@ -28,8 +28,10 @@ import {
 } from "../../lib/http/cursor.ts";
 import { empty, frag, type Sql } from "../../lib/db/db.ts";
 import { json, jsonText } from "../../lib/http/router.ts";
-import { defineFormsRoute, type FormsApp, notFound } from "../../lib/forms/wing.ts";
+import { type FormsApp, formsRoutes, notFound } from "../../lib/forms/wing.ts";
 import * as s from "../../lib/http/schema.ts";
+
+const responsesRoute = formsRoutes({ tag: "responses", cors: "credentialed" });
 
 /** A cursor unused this long has expired (forms-api.md §8), as every list's. */
 const CURSOR_TTL_MS = 24 * 3600 * 1000;
@@ -77,10 +79,9 @@ const sessionParams = {
   sessionId: s.int({ min: 1, max: MAX_SESSION_ID, example: SESSION_ID_EXAMPLE }),
 };
 export const routes = [
-  defineFormsRoute({
+  responsesRoute({
     method: "GET",
     path: "/api/v1/questionnaires/{id}/sessions",
-    tag: "responses",
     summary: "List a questionnaire's sessions",
     description: "The sessions of a questionnaire of the workspace with their answers, newest " +
       "first (by start time), in the list envelope with a signed cursor (keyset: sessions " +
@@ -90,7 +91,6 @@ export const routes = [
       "only with the filters it was issued for. Another workspace's or a deleted " +
       "questionnaire: 404. Needs viewer.",
     auth: user("viewer"),
-    cors: "credentialed",
     params: questionnaireParam,
     query: { ...pageQuery, state: s.optional(s.enumOf(["started", "completed"])), ...rangeQuery },
     responses: { 200: { description: "A page.", schema: listEnvelope(sessionJson) } },
@@ -137,16 +137,14 @@ export const routes = [
     },
   }),
 
-  defineFormsRoute({
+  responsesRoute({
     method: "GET",
     path: "/api/v1/questionnaires/{id}/sessions/{sessionId}",
-    tag: "responses",
     summary: "Read a session",
     description: "One session of a questionnaire of the workspace with its answers, as the " +
       "list shows it. Another workspace's or a deleted questionnaire, or a session of " +
       "another questionnaire or erased: 404. Needs viewer.",
     auth: user("viewer"),
-    cors: "credentialed",
     params: sessionParams,
     responses: { 200: { description: "The session.", schema: sessionJson } },
     handler: async ({ app, params, principal }) => {
@@ -161,10 +159,9 @@ export const routes = [
     },
   }),
 
-  defineFormsRoute({
+  responsesRoute({
     method: "DELETE",
     path: "/api/v1/questionnaires/{id}/sessions/{sessionId}",
-    tag: "responses",
     summary: "Erase a session",
     description: "Erases the session with its answers, 204: it is gone from every route, " +
       "from exports downloaded afterwards and from the events feed, and its events' " +
@@ -173,7 +170,6 @@ export const routes = [
       `arrive). ${ERASED_COPIES} The erasure is recorded (who, when). Not found, as for ` +
       "reading it: 404. Needs admin.",
     auth: user("admin"),
-    cors: "credentialed",
     params: sessionParams,
     responses: { 204: { description: "Erased." } },
     handler: async ({ app, params, principal }) => {
@@ -195,10 +191,9 @@ export const routes = [
     },
   }),
 
-  defineFormsRoute({
+  responsesRoute({
     method: "GET",
     path: "/api/v1/questionnaires/{id}/summary",
-    tag: "responses",
     summary: "Summarize a questionnaire's answers",
     description: "Per question: how many answered (and skipped an optional question); for " +
       "choice questions the count of each option; for number and rating questions min, max, " +
@@ -212,7 +207,6 @@ export const routes = [
       "not grow with the period. Another workspace's or a deleted questionnaire: 404. Needs " +
       "viewer.",
     auth: user("viewer"),
-    cors: "credentialed",
     params: questionnaireParam,
     query: rangeQuery,
     responses: { 200: { description: "The summary.", schema: summaryJson } },
