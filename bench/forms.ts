@@ -275,7 +275,8 @@ async function runRaw(sql: postgres.Sql, questionnaire: Questionnaire, options: 
       await sql`select onda_start_session(
                   ${id}::bigint, ${questionnaire.slug}::text, 'Bench'::text,
                   'bench@example.com'::text, ${new Date()}::timestamptz,
-                  ${new Date()}::timestamptz, ${started}::jsonb
+                  ${new Date()}::timestamptz, ${started}::jsonb,
+                  null::text, null::uuid, null::timestamptz
                 ) as started`;
       for (const questionId of questionnaire.questionIds) {
         if (performance.now() >= deadline) break;
