@@ -4,13 +4,18 @@
 -- An approval packs its snapshot's rows once (006). A row of an approved snapshot changed or
 -- removed afterwards by SQL would change pages but not totals, summaries or coverage, so it is
 -- refused. Corrections go through the snapshot: withdraw its approval (its parts go with it),
--- correct its rows, approve it again (it is packed anew).
+-- correct its rows, approve it again (it is packed anew). Rows inserted by SQL straight into an
+-- approved snapshot are not checked: a row trigger on insert would tax every import's COPY.
 
 select pg_advisory_xact_lock(122519921164290);
 
 create function ads_refuse_approved_change() returns trigger language plpgsql as $$
 begin
-  if exists (select from ads_snapshots where seq = old.snapshot_seq and approved_at is not null) then
+  -- A row moved into an approved snapshot is as much a change of it as one moved out.
+  if exists (select from ads_snapshots
+              where approved_at is not null
+                and (seq = old.snapshot_seq
+                     or (tg_op = 'UPDATE' and seq = new.snapshot_seq))) then
     raise exception 'rows of approved snapshot % cannot change: withdraw its approval (set approved_at to null), correct them, then approve it again', old.snapshot_seq
       using errcode = 'check_violation';
   end if;

@@ -75,10 +75,16 @@ test("ads: rows of an approved snapshot cannot be changed, removed or emptied by
                              where snapshot_seq = (select seq from ads_snapshots
                                                     where id = 'snap-a')`
     ),
+    await failure(() =>
+      sql`update ads_occurrences
+                               set snapshot_seq = (select seq from ads_snapshots where id = 'snap-a')
+                             where snapshot_seq = (select seq from ads_snapshots
+                                                    where id = 'snap-b')`
+    ),
     await failure(() => sql`truncate ads_occurrences`),
     await failure(() => sql`truncate ads_captures`),
   ];
-  assert.deepEqual(refusals, ["23514", "23514", "23514", "23514", "23514"]);
+  assert.deepEqual(refusals, ["23514", "23514", "23514", "23514", "23514", "23514"]);
   // A snapshot still pending may be corrected freely: nothing of it is packed or served.
   assert.equal(
     await failure(() =>
