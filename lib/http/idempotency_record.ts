@@ -87,7 +87,8 @@ export async function claim(sql: Sql, s: Scope): Promise<boolean> {
 
 /**
  * Inserts the finished record of `s`, taking over a lapsed one; false when a valid record of
- * another request holds the key.
+ * another request holds the key. Never sealed: only routes without a claim come here, and the
+ * router allows `sealed` on claimed (`idempotent: true`) routes alone (lib/http/router.ts).
  */
 export async function insertFinished(sql: Sql, s: Scope, answer: Answer): Promise<boolean> {
   const [row] = await sql<{ stored: boolean }>`

@@ -84,7 +84,10 @@ export const bodyFirst: Step = async (x, next) => {
   // An optional body may be left out (lib/http/body.ts bodiless): the handler sees undefined.
   const body = x.match?.route.body;
   if (body && !(body.optional && bodiless(x.req))) {
-    x.received = await receiveBody(x.req, x.app.config.requestBodyTimeoutMs);
+    const received = await receiveBody(x.req, x.app.config.requestBodyTimeoutMs);
+    // An optional body sent empty (chunked, say) is one left out, as with Content-Length 0.
+    const empty = "bytes" in received && received.bytes.byteLength === 0;
+    if (!(body.optional && empty)) x.received = received;
   }
   return await next();
 };

@@ -466,6 +466,14 @@ for (const action of ["accept", "decline"] as const) {
           headers: person.headers(),
         }),
       ],
+      [
+        "an empty body sent chunked",
+        service.fetch(`/api/v1/invitations/${mine.id}/${action}`, {
+          method: "POST",
+          headers: person.headers(),
+          body: new ReadableStream({ start: (c) => c.close() }),
+        }),
+      ],
       ["an empty object", legacy(person, mine.id, action, {})],
       ["an unknown secret", legacy(person, mine.id, action, { secret: randomSecret() })],
       [
