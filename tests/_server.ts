@@ -13,6 +13,9 @@ export const PG_URL = Deno.env.get("DATABASE_URL") || null;
 /** PostgreSQL for tests that need a real server whatever the mode (proxies, subprocesses). */
 export const PG_FALLBACK_URL = PG_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
+/** How long a test's request may take by default (TestService.fetch). */
+const REQUEST_TIMEOUT_MS = 60_000;
+
 /** Deno.test without the op/resource sanitizers: the server and pool outlive single tests. */
 export function test(name: string, fn: () => Promise<void> | void) {
   Deno.test({ name, fn, sanitizeOps: false, sanitizeResources: false });
@@ -107,7 +110,10 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     db,
     clock,
     logs,
-    fetch: (path, init) => fetch(service.url + path, init),
+    // Every request gives up in the end unless it carries a signal of its own, so a test whose
+    // rule breaks with a request left waiting fails instead of hanging CI.
+    fetch: (path, init) =>
+      fetch(service.url + path, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS), ...init }),
     async close() {
       await service.shutdown();
       await database.drop();

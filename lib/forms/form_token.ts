@@ -20,9 +20,9 @@ import { ApiError, OWN_CODES } from "../errors.ts";
 import { base64url } from "../encoding.ts";
 
 /**
- * Leading zero bits of the proof of work. Tuned so that headless Chromium finds a nonce in
- * about half a second with crypto.subtle (bench/README.md, "Bot protection"); each step up
- * doubles the visitor's work, never the server's.
+ * Leading zero bits of the proof of work: a wait a person barely notices in a real browser,
+ * as measured in bench/README.md ("Bot protection"); each step up doubles the visitor's work,
+ * never the server's.
  */
 export const POW_DIFFICULTY = 16;
 

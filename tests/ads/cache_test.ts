@@ -30,7 +30,10 @@ const iso = (ms: number) => new Date(ms).toISOString();
 type Json = any;
 
 async function get(base: string, path: string, key: string): Promise<Json> {
-  const res = await fetch(base + path, { headers: { authorization: `Bearer ${key}` } });
+  const res = await fetch(base + path, {
+    headers: { authorization: `Bearer ${key}` },
+    signal: AbortSignal.timeout(30_000),
+  });
   const json = await body<Json>(res);
   assert.equal(res.status, 200, `${path}: ${JSON.stringify(json).slice(0, 300)}`);
   return json;

@@ -13,7 +13,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 type Json = any;
 
 async function get(path: string, key: string): Promise<Json> {
-  const res = await fetch(service.url + path, { headers: { authorization: `Bearer ${key}` } });
+  const res = await service.fetch(path, { headers: { authorization: `Bearer ${key}` } });
   const json = await body<Json>(res);
   assert.equal(res.status, 200, `${path}: ${JSON.stringify(json).slice(0, 300)}`);
   return json;

@@ -85,14 +85,17 @@ test("credentials: a token and a key issued before 012 still authenticate after 
     stop = () => service.shutdown();
     const workspaceRes = await fetch(`${service.url}/api/v1/workspace`, {
       headers: { authorization: `Bearer ${token}` },
+      signal: AbortSignal.timeout(30_000),
     });
     assert.equal(workspaceRes.status, 200, await workspaceRes.text());
     const whoami = await fetch(`${service.url}/api/v1/whoami`, {
       headers: { authorization: `Bearer ${key}` },
+      signal: AbortSignal.timeout(30_000),
     });
     assert.equal(whoami.status, 200, await whoami.text());
     const wrong = await fetch(`${service.url}/api/v1/workspace`, {
       headers: { authorization: `Bearer ${newSecret("onda_pat_")}` },
+      signal: AbortSignal.timeout(30_000),
     });
     assert.equal(wrong.status, 401, "another token is still refused");
     await wrong.body?.cancel();
