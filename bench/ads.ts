@@ -1,9 +1,10 @@
-// `deno task bench ads [--rows N] [--days D] [--accounts A] [--seconds S] [--concurrency C[,C...]]
-// [--pool P] [--reuse] [--warmup W] [--only ads|summary|coverage]`: generates a
-// realistic data set (default 10,000,000 occurrences, 200 stations, 2,000 brands, D = 730 days,
+// `deno task bench ads [--rows N] [--days D] [--stations S] [--database NAME] [--accounts A]
+// [--seconds S] [--concurrency C[,C...]] [--pool P] [--reuse] [--warmup W]
+// [--only ads|summary|coverage]`: generates a realistic data set (default 10,000,000
+// occurrences, S = 200 stations, 2,000 brands, D = 730 days,
 // 5 % with two brands, captures with gaps), imports it through the real `admin import` into a
-// fresh database (onda_bench_ads on DATABASE_URL's server, default the local test server),
-// grants A accounts (default 1) 50 stations and 1,000 brands each for the whole period (the
+// fresh database (NAME, default onda_bench_ads_blocks, on DATABASE_URL's server, default the
+// local test server), grants A accounts (default 1) 50 stations and 1,000 brands each for the whole period (the
 // first is the bench account, the others other stations and brands of the same number), then
 // approves one more day of about 14,000 occurrences (a snapshot of its own), and prints the
 // database's size, the grants' and the approval's times. Then it drives the running service over
@@ -44,6 +45,8 @@ const DATABASE = "onda_bench_ads_blocks";
 interface Options {
   rows: number;
   days: number;
+  stations: number;
+  database: string;
   accounts: number;
   seconds: number;
   concurrency: number[];
@@ -59,6 +62,8 @@ function parseArgs(args: string[]): Options {
   const options: Options = {
     rows: 10_000_000,
     days: 730,
+    stations: 200,
+    database: DATABASE,
     accounts: 1,
     seconds: 20,
     concurrency: [32],
@@ -81,6 +86,13 @@ function parseArgs(args: string[]): Options {
       }
       continue;
     }
+    if (args[i] === "--database") {
+      options.database = args[++i] ?? "";
+      if (!/^[a-z_][a-z0-9_]*$/.test(options.database)) {
+        throw new Error("--database takes a lower-case SQL name");
+      }
+      continue;
+    }
     if (args[i] === "--concurrency") {
       options.concurrency = (args[++i] ?? "").split(",").map(Number);
       if (!options.concurrency.every((c) => Number.isInteger(c) && c > 0)) {
@@ -98,13 +110,14 @@ function parseArgs(args: string[]): Options {
     else if (args[i - 1] === "--seconds") options.seconds = value;
     else if (args[i - 1] === "--accounts") options.accounts = value;
     else if (args[i - 1] === "--days") options.days = value;
+    else if (args[i - 1] === "--stations" && Number.isInteger(value)) options.stations = value;
     else if (args[i - 1] === "--pool") options.pool = value;
     else if (args[i - 1] === "--instances") options.instances = value;
     else if (args[i - 1] === "--rounds") options.rounds = value;
     else {throw new Error(
         `unknown option ${
           args[i - 1]
-        } (--rows, --days, --accounts, --seconds, --concurrency, --pool, --reuse, --warmup, ` +
+        } (--rows, --days, --stations, --database, --accounts, --seconds, --concurrency, --pool, --reuse, --warmup, ` +
           "--only, --instances, --rounds)",
       );}
   }
@@ -219,7 +232,6 @@ function recording(db: Db, log: { text: string; params: unknown[] }[]): Db {
   return { ...db, sql: record(db.sql), keptPlans: record(db.keptPlans) };
 }
 
-const STATIONS = 200;
 const BRANDS = 2000;
 
 /** Median of a list of numbers. */
@@ -234,7 +246,8 @@ function median(values: number[]): number {
  * so that grants overlap without being the same. Creates only the missing ones; prints the
  * median grant time of those it created.
  */
-async function grantAccounts(url: string, count: number, end: number, days: number) {
+async function grantAccounts(url: string, options: Options, end: number) {
+  const { accounts: count, days, stations: stationCount } = options;
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   const existing = new Set(
     (await sql<{ id: string }[]>`select id from ads_accounts where id like 'bench50%'`)
@@ -245,7 +258,7 @@ async function grantAccounts(url: string, count: number, end: number, days: numb
   for (let k = 0; k < count; k++) {
     const account = k === 0 ? "bench50" : `bench50-${k + 1}`;
     if (existing.has(account)) continue;
-    const stations = Array.from({ length: 50 }, (_, i) => stationId((i * 4 + k) % STATIONS));
+    const stations = Array.from({ length: 50 }, (_, i) => stationId((i * 4 + k) % stationCount));
     const brands = Array.from({ length: 1000 }, (_, i) => brandId((i * 2 + k) % BRANDS));
     await adminProcess(url, ["account", "create", account, "--name", `Bench ${k + 1}`]);
     const started = performance.now();
@@ -274,7 +287,7 @@ async function grantAccounts(url: string, count: number, end: number, days: numb
  * any approved before, so that runs can follow each other), imported and then approved: prints
  * the approvals' times, which must not depend on the number of accounts.
  */
-async function approveDays(url: string, end: number) {
+async function approveDays(url: string, stations: number, end: number) {
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   const [{ n }] = await sql<{ n: number }[]>`
     select coalesce(max(substring(id from '^bench-day-([0-9]+)$')::int), 0) as n
@@ -288,7 +301,7 @@ async function approveDays(url: string, end: number) {
     try {
       await writeDataset(path, {
         rows: 14_000,
-        stations: STATIONS,
+        stations,
         brands: BRANDS,
         days: 1,
         end: end + tag * DAY,
@@ -328,15 +341,15 @@ async function printSizes(url: string) {
 export async function run(args: string[]) {
   const options = parseArgs(args);
   const base = Deno.env.get("DATABASE_URL") || "postgres://postgres@127.0.0.1:5432/test";
-  const url = withDatabase(base, DATABASE);
+  const url = withDatabase(base, options.database);
   const end = Math.floor(Date.now() / DAY) * DAY;
   const days = options.days;
   const admin = postgres(withDatabase(base, "postgres"), { max: 1, onnotice: () => {} });
-  const exists = (await admin`select 1 from pg_database where datname = ${DATABASE}`).length > 0;
+  const exists = (await admin`select 1 from pg_database where datname = ${options.database}`).length > 0;
   const reuse = options.reuse && exists;
   if (!reuse) {
-    await admin.unsafe(`drop database if exists ${DATABASE} with (force)`);
-    await admin.unsafe(`create database ${DATABASE}`);
+    await admin.unsafe(`drop database if exists ${options.database} with (force)`);
+    await admin.unsafe(`create database ${options.database}`);
   }
   console.log(
     `# ads benchmark: ${options.rows.toLocaleString("en")} occurrences, ` +
@@ -360,7 +373,7 @@ export async function run(args: string[]) {
       let t0 = performance.now();
       const lines = await writeDataset(path, {
         rows: options.rows,
-        stations: STATIONS,
+        stations: options.stations,
         brands: BRANDS,
         days,
         end,
@@ -388,8 +401,8 @@ export async function run(args: string[]) {
       await Deno.remove(path).catch(() => {});
     }
   }
-  await grantAccounts(url, options.accounts, end, days);
-  await approveDays(url, end);
+  await grantAccounts(url, options, end);
+  await approveDays(url, options.stations, end);
   await printSizes(url);
   const created = await adminProcess(url, [
     "key",
@@ -560,14 +573,14 @@ export async function run(args: string[]) {
         const before = {
           client: cpuNs("self"),
           service: cpuNs(server.pid),
-          database: await backendsCpuNs(raw, DATABASE),
+          database: await backendsCpuNs(raw, options.database),
         };
         const service = await drive(concurrency, options.seconds, request);
         for (const connection of connections) connection.close();
         const perRequest = (ns: number) => ns / service.requests / 1e6;
         const client = perRequest(cpuNs("self") - before.client);
         const inService = perRequest(cpuNs(server.pid) - before.service);
-        const inDatabase = perRequest(await backendsCpuNs(raw, DATABASE) - before.database);
+        const inDatabase = perRequest(await backendsCpuNs(raw, options.database) - before.database);
         const total = client + inService + inDatabase;
         cpuLines.push(
           `| ${endpoint.name} | ${concurrency} | ${client.toFixed(2)} | ${
@@ -682,7 +695,7 @@ async function runInstances(
           [
             cpuNs("self"),
             deployment.pids.reduce((sum, pid) => sum + cpuNs(pid), 0),
-            await backendsCpuNs(sql, DATABASE),
+            await backendsCpuNs(sql, options.database),
           ] as const;
         const before = await cpu();
         const load = await drive(concurrency, options.seconds, request);

@@ -66,9 +66,10 @@ export async function newestSnapshot(
   const kept = cache.get<{ version: string; exportedAt: string | null }>(key);
   if (kept?.version === version) return kept.exportedAt;
   const { since, until } = grant.period;
+  // The rule is asked about the sets of the parts looked at only, never about all of them (brand
+  // sets are many: every combination aired). Scalar subqueries, not exists: a semi join would
+  // work out every visible set to match them, a subquery looks its sets up by id.
   const [row] = await sql<{ data_version: string; exported_at: Date | null }>`
-    with visible as (
-      select brand_set from ads_visible_sets(${grant.accountId}, ${grant.grantVersion}::uuid))
     select (select version::text from ads_data_version) as data_version,
            (select s.exported_at from ads_snapshots s
              where s.approved_at is not null
@@ -76,8 +77,9 @@ export async function newestSnapshot(
                  select from ads_cell_parts p
                   where p.snapshot_seq = s.seq and p.station_id = any(${grant.stations}::text[])
                     and p.last_at >= ${since}::timestamptz and p.first_at < ${until}::timestamptz
-                    and exists (select from unnest(p.sets) as x
-                                 where x in (select brand_set from visible))
+                    and (select true
+                           from ads_visible_sets(${grant.accountId}, ${grant.grantVersion}::uuid) v
+                          where v.brand_set = any(p.sets) limit 1)
                     and ((p.first_at >= ${since}::timestamptz and p.last_at < ${until}::timestamptz)
                          or exists (
                            select from ads_occurrences o
@@ -87,7 +89,10 @@ export async function newestSnapshot(
                               and o.ad_started_at >= greatest(${since}::timestamptz, p.first_at)
                               and o.ad_started_at <= least(${until}::timestamptz, p.last_at)
                               and o.ad_started_at < ${until}::timestamptz
-                              and b.id in (select brand_set from visible))))
+                              and (select true
+                                     from ads_visible_sets(${grant.accountId},
+                                                           ${grant.grantVersion}::uuid) v
+                                    where v.brand_set = b.id))))
              order by s.exported_at desc limit 1) as exported_at`;
   if (row.data_version !== version) throw new DataMoved(row.data_version);
   const exportedAt = row.exported_at ? isoUtc(row.exported_at) : null;

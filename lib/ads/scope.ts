@@ -131,23 +131,24 @@ export function visibleSets(sql: Sql, cache: AdsCache, scope: Scope): VisibleSet
 
 /**
  * The scope's visible occurrences starting in [from, until) (clipped to the effective period), of
- * approved snapshots: id, station_id, ad_started_at, ad_ended_at, duration_ms,
- * duration_precision, snapshot_seq and brand_ids (the brands they show). `sets`, when given,
- * are the only brand sets the rows can have (a page's, as the records say): the rule is then
- * asked about those alone.
+ * approved snapshots, whose brand set is one of `sets`: id, station_id, ad_started_at,
+ * ad_ended_at, duration_ms, duration_precision, snapshot_seq and brand_set. `sets` must be sets
+ * the request may see, as `VisibleSets.shown` says (ads_visible_sets at the scope's grant
+ * version), and what a row shows is what `shown` says of its set: the rule is asked once, not
+ * again per statement. A grant replaced since the key lookup gives no row.
  */
 export function scopedOccurrences(
   scope: Scope,
   from: Date,
   until: Date,
-  sets?: number[],
+  sets: number[],
 ): Fragment {
   const range = effectivePeriod({ since: from, until }, scope.period);
-  if (!range || scope.empty) {
+  if (!range || scope.empty || !sets.length) {
     return frag`select null::uuid as id, null::text as station_id,
                        null::timestamptz as ad_started_at, null::timestamptz as ad_ended_at,
                        0 as duration_ms, null::text as duration_precision, 0 as snapshot_seq,
-                       null::text[] as brand_ids where false`;
+                       0 as brand_set where false`;
   }
   // Each part read once, the occurrences through their index and the sets through theirs, then
   // joined: so a kept generic plan (Db.keptPlans) is as good as one made for the values.
@@ -159,14 +160,11 @@ export function scopedOccurrences(
        where o.review_state = 'confirmed' and o.station_id = any(${scope.stations}::text[])
          and o.ad_started_at >= ${range.since}::timestamptz
          and o.ad_started_at < ${range.until}::timestamptz
-         and o.snapshot_seq in (select seq from ads_snapshots where approved_at is not null)),
-    v as materialized (
-      select b.brand_ids, s.shown
-        from ads_visible_sets(${scope.accountId}, ${scope.grantVersion}::uuid) s
-        join ads_brand_sets b on b.id = s.brand_set
-       where ${sets ? frag`s.brand_set = any(${sets}::int[])` : frag`true`})
+         and o.snapshot_seq in (select seq from ads_snapshots where approved_at is not null)
+         and exists (select from ads_grants g where g.account_id = ${scope.accountId}
+                                                and g.version = ${scope.grantVersion}::uuid)),
+    b as materialized (select id, brand_ids from ads_brand_sets where id = any(${sets}::int[]))
     select o.id, o.station_id, o.ad_started_at, o.ad_ended_at, o.duration_ms,
-           o.duration_precision, o.snapshot_seq, v.shown as brand_ids
-      from o join v on v.brand_ids = o.brand_ids
-     where ${scope.brandId}::text is null or ${scope.brandId}::text = any(v.shown)`;
+           o.duration_precision, o.snapshot_seq, b.id as brand_set
+      from o join b on b.brand_ids = o.brand_ids`;
 }

@@ -69,7 +69,7 @@ interface PageRow {
   ad_ended_at: Date;
   duration_ms: number;
   duration_precision: string;
-  brand_ids: string[];
+  brand_set: number;
 }
 
 /**
@@ -84,7 +84,7 @@ function pageSql(
   // The version comes as a row of its own, which an empty page keeps (id null there).
   return frag`
     select d.version::text as data_version, v.id, v.station_id,
-           v.ad_started_at, v.ad_ended_at, v.duration_ms, v.duration_precision, v.brand_ids
+           v.ad_started_at, v.ad_ended_at, v.duration_ms, v.duration_precision, v.brand_set
       from ads_data_version d
       left join (select o.* from (${scoped}) o order by o.ad_started_at, o.id
                  offset ${page.skip} limit ${limit}) v on true
@@ -110,7 +110,7 @@ function pageStart(scope: Scope, perDay: Float64Array, firstPartial: number, off
  */
 async function pageAt(r: ReadAt, keptPlans: Sql, offset: number, limit: number) {
   const { scope } = r;
-  if (scope.empty) return { rows: [] as PageRow[], total: 0 };
+  if (scope.empty) return { rows: [] as (PageRow & { brand_ids: string[] })[], total: 0 };
   const perDay = await occurrencesPerDay(r);
   // The partial first and last day, counted from the records.
   const edges = partialDays(scope);
@@ -126,7 +126,9 @@ async function pageAt(r: ReadAt, keptPlans: Sql, offset: number, limit: number) 
   // An approval committed since the figures were read: all of it again at the new version,
   // checked on an empty page too. (No visible row: the grant was replaced since the key lookup.)
   if (read.length && read[0].data_version !== r.version) throw new DataMoved(read[0].data_version);
-  const rows = read.filter((row) => row.id !== null);
+  // Each row shows what its set shows the request, as the page's sets were chosen by.
+  const rows = read.filter((row) => row.id !== null)
+    .map((row) => ({ ...row, brand_ids: r.sets.shown(row.brand_set)! }));
   return { rows, total };
 }
 

@@ -13,7 +13,13 @@ import {
   type Occ,
 } from "./_fixture.ts";
 import { body, startTestService, test } from "../_server.ts";
-import { grantedBrandsSql, scopedOccurrences } from "../../lib/ads/scope.ts";
+import {
+  grantedBrandsSql,
+  type Scope,
+  scopedOccurrences,
+  visibleSets,
+} from "../../lib/ads/scope.ts";
+import { createAdsCache } from "../../lib/ads/cache.ts";
 
 const service = await startTestService();
 const fx: Fixture = await loadFixture(service);
@@ -303,34 +309,44 @@ test("ads: a request reads one version of the grant, never brands of a later one
   const [fresh] = await service.db.sql<{ brands: string[] }>`
     select ${grantedBrandsSql({ accountId: "acme", grantVersion: version })} as brands`;
   assert.deepEqual(fresh.brands, [...acme.brands].sort());
-  // And so the scoped occurrences, with or without a brand filter.
-  const rows = (grantVersion: string, brandId: string | null) =>
-    service.db.sql<{ id: string; brand_ids: string[] }>`
-      select v.id, v.brand_ids from (${
-      scopedOccurrences(
-        {
-          requested: { since: new Date(acme.since), until: new Date(acme.until) },
-          period: { since: new Date(acme.since), until: new Date(acme.until) },
-          stations: acme.stations,
-          stationId: null,
-          brandId,
-          accountId: "acme",
-          grantVersion,
-          empty: false,
-        },
-        new Date(acme.since),
-        new Date(acme.until),
-      )
+  // And so the scoped occurrences, with or without a brand filter: the sets a version shows (as
+  // the rule says through visibleSets), and what each row shows.
+  const everySet = (await service.db.sql<{ id: number }>`select id from ads_brand_sets`)
+    .map((row) => row.id);
+  const rows = async (grantVersion: string, brandId: string | null, sets?: number[]) => {
+    const scope: Scope = {
+      requested: { since: new Date(acme.since), until: new Date(acme.until) },
+      period: { since: new Date(acme.since), until: new Date(acme.until) },
+      stations: acme.stations,
+      stationId: null,
+      brandId,
+      accountId: "acme",
+      grantVersion,
+      empty: false,
+    };
+    const visible = visibleSets(service.db.sql, createAdsCache(1 << 20), scope);
+    await visible.resolve([everySet]);
+    const shownSets = everySet.filter((set) => visible.shown(set));
+    const read = await service.db.sql<{ id: string; brand_set: number }>`
+      select v.id, v.brand_set from (${
+      scopedOccurrences(scope, new Date(acme.since), new Date(acme.until), sets ?? shownSets)
     }) v order by v.ad_started_at, v.id`;
+    return read.map((row) => ({ id: row.id, brand_ids: visible.shown(row.brand_set) }));
+  };
   assert.equal((await rows(stale.grantVersion, null)).length, 0, "a stale version");
   const all = await rows(version, null);
+  assert.equal(
+    (await rows(stale.grantVersion, null, everySet)).length,
+    0,
+    "a stale version gives no row even with sets it does not show",
+  );
   assert.deepEqual(
     all.map((r) => r.id),
     expectedOccurrences(fx, acme, acme.since, acme.until).map((o) => o.id),
   );
-  const brand = all[0].brand_ids[0];
+  const brand = all[0].brand_ids![0];
   assert.equal((await rows(stale.grantVersion, brand)).length, 0, "nor with a brand");
-  const withBrand = all.filter((r) => r.brand_ids.includes(brand));
+  const withBrand = all.filter((r) => r.brand_ids!.includes(brand));
   assert.ok(withBrand.length < all.length, "the fixture has rows without that brand");
   assert.deepEqual(
     (await rows(version, brand)).map((r) => r.id),
