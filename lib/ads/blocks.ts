@@ -141,20 +141,28 @@ const KINDS = {
     data: frag`p.cells`,
     unit: frag`p.month`,
     decode: decodeCells,
+    // A month's cells are only ever added up into a grant's month figures (figures.ts), which are
+    // kept instead: a fraction of their bytes, so the cache holds many more months.
+    kept: false,
   },
   records: {
     table: frag`ads_record_parts`,
     data: frag`p.records`,
     unit: frag`p.day`,
     decode: decodeRecords,
+    kept: true,
   },
   captures: {
     table: frag`ads_capture_parts`,
     data: frag`p.captures`,
     unit: frag`p.month`,
     decode: decodeCaptures,
+    kept: true,
   },
-} satisfies Record<BlockKind, { table: Fragment; data: Fragment; unit: Fragment; decode: unknown }>;
+} satisfies Record<
+  BlockKind,
+  { table: Fragment; data: Fragment; unit: Fragment; decode: unknown; kept: boolean }
+>;
 
 interface BlockTypes {
   cells: CellBlock;
@@ -194,13 +202,15 @@ export async function readBlocks<K extends BlockKind>(
   const found: (BlockTypes[K] | undefined)[] = [];
   const stale: number[] = [];
   keys.forEach((k, i) => {
-    const kept = cache.get<Kept<BlockTypes[K]>>(cacheKey(k));
+    const kept = spec.kept ? cache.get<Kept<BlockTypes[K]>>(cacheKey(k)) : undefined;
     if (kept?.checkedAt === version) found[i] = kept.block;
     else stale.push(i);
   });
   if (!stale.length) return found as BlockTypes[K][];
   // Taken now: setting the blocks read below may evict them.
-  const kept = stale.map((i) => cache.get<Kept<BlockTypes[K]>>(cacheKey(keys[i])));
+  const kept = stale.map((i) =>
+    spec.kept ? cache.get<Kept<BlockTypes[K]>>(cacheKey(keys[i])) : undefined
+  );
   const known = kept.map((k) => k?.stamp ?? "");
   const rows = await sql<
     {
@@ -237,7 +247,9 @@ export async function readBlocks<K extends BlockKind>(
     let block: BlockTypes[K];
     if (row && row.data === null) block = kept[j]!.block;
     else block = row?.data ? spec.decode(Uint8Array.fromBase64(row.data)) as BlockTypes[K] : empty;
-    cache.set(key, { stamp: row?.stamp ?? "", checkedAt: version, block }, bytesOf(block));
+    if (spec.kept) {
+      cache.set(key, { stamp: row?.stamp ?? "", checkedAt: version, block }, bytesOf(block));
+    }
     found[i] = block;
   }
   return found as BlockTypes[K][];
