@@ -345,7 +345,8 @@ export async function run(args: string[]) {
   const end = Math.floor(Date.now() / DAY) * DAY;
   const days = options.days;
   const admin = postgres(withDatabase(base, "postgres"), { max: 1, onnotice: () => {} });
-  const exists = (await admin`select 1 from pg_database where datname = ${options.database}`).length > 0;
+  const exists =
+    (await admin`select 1 from pg_database where datname = ${options.database}`).length > 0;
   const reuse = options.reuse && exists;
   if (!reuse) {
     await admin.unsafe(`drop database if exists ${options.database} with (force)`);

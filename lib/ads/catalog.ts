@@ -11,6 +11,8 @@ export interface Catalog {
   version: string;
   stationNames: Map<string, string>;
   brandNames: Map<string, string>;
+  /** A summary's by_brand item up to its figures, per served brand: written once, used often. */
+  brandHeads: Map<string, string>;
   /** Approved snapshots by seq: id and exported_at (epoch ms). */
   snapshots: Map<number, { id: string; exportedMs: number }>;
 }
@@ -35,6 +37,7 @@ export async function catalogAt(sql: Sql, cache: AdsCache, version: string): Pro
     version,
     stationNames: new Map(),
     brandNames: new Map(),
+    brandHeads: new Map(),
     snapshots: new Map(),
   };
   let bytes = 200;
@@ -42,8 +45,14 @@ export async function catalogAt(sql: Sql, cache: AdsCache, version: string): Pro
     if (row.kind === null) continue;
     bytes += 80 + 2 * (row.id.length + row.name.length);
     if (row.kind === "station") catalog.stationNames.set(row.id, row.name);
-    else if (row.kind === "brand") catalog.brandNames.set(row.id, row.name);
-    else catalog.snapshots.set(Number(row.id), { id: row.name, exportedMs: row.ms });
+    else if (row.kind === "brand") {
+      catalog.brandNames.set(row.id, row.name);
+      const head = `{"brand_id":${JSON.stringify(row.id)},"brand_name":${
+        JSON.stringify(row.name)
+      },`;
+      catalog.brandHeads.set(row.id, head);
+      bytes += 40 + 2 * head.length;
+    } else catalog.snapshots.set(Number(row.id), { id: row.name, exportedMs: row.ms });
   }
   cache.set("catalog", catalog, bytes);
   return catalog;

@@ -41,6 +41,9 @@ export function partialDays(scope: Scope): Period[] {
 const MONTH_DAYS = 31;
 const CUM_DAYS = MONTH_DAYS + 1;
 
+/** Brand ids in UTF-16 code unit order, as Array.prototype.sort orders strings. */
+const byId = (a: string, b: string) => a < b ? -1 : a > b ? 1 : 0;
+
 /**
  * One UTC month of a request's stations as its grant and filters see it, added up once from the
  * cell blocks: the figures per station and day, and per shown brand running totals by day, so
@@ -51,7 +54,7 @@ interface MonthFigures {
   version: string;
   /** Occurrences, duration_ms, human_ms of station s (scope position), day d at 3 (31 s + d). */
   stationDays: Float64Array;
-  /** The brands shown; brand b's figures of days [0, d) at 3 (32 b + d) + f. */
+  /** The brands shown, sorted by id; brand b's figures of days [0, d) at 3 (32 b + d) + f. */
   brands: string[];
   brandCum: Float64Array;
 }
@@ -89,15 +92,19 @@ function addUp(r: ReadAt, blocks: CellBlock[], firstDay: number): MonthFigures {
       }
     }
   });
-  const brandCum = perBrand.slice(0, 3 * CUM_DAYS * brandIndex.size);
-  for (let b = 0; b < brandIndex.size; b++) {
+  // In id order, so that a summary merges months instead of looking brands up and sorting them.
+  const brands = [...brandIndex.keys()].sort(byId);
+  const brandCum = new Float64Array(3 * CUM_DAYS * brands.length);
+  brands.forEach((id, b) => {
+    const from = 3 * CUM_DAYS * brandIndex.get(id)!;
     for (let d = 1; d < CUM_DAYS; d++) {
       for (let f = 0; f < 3; f++) {
-        brandCum[3 * (CUM_DAYS * b + d) + f] += brandCum[3 * (CUM_DAYS * b + d - 1) + f];
+        brandCum[3 * (CUM_DAYS * b + d) + f] = brandCum[3 * (CUM_DAYS * b + d - 1) + f] +
+          perBrand[from + 3 * d + f];
       }
     }
-  }
-  return { version: r.version, stationDays, brands: [...brandIndex.keys()], brandCum };
+  });
+  return { version: r.version, stationDays, brands, brandCum };
 }
 
 /** The month's figures of the request's stations: from the cache, else added up from the blocks. */
@@ -185,11 +192,39 @@ export async function visitRecords(
   }
 }
 
+/** Figures per brand: brand i's occurrences, duration_ms, human_ms at 3 i, 3 i + 1, 3 i + 2. */
+export interface BrandSums {
+  /** Sorted by id. */
+  ids: string[];
+  figures: Float64Array;
+}
+
+/** The sum of two sorted brand lists, sorted. */
+function mergeBrands(a: BrandSums, b: BrandSums): BrandSums {
+  if (!a.ids.length) return b;
+  if (!b.ids.length) return a;
+  const ids: string[] = [];
+  const figures = new Float64Array(3 * (a.ids.length + b.ids.length));
+  let [i, j] = [0, 0];
+  while (i < a.ids.length || j < b.ids.length) {
+    const order = i === a.ids.length ? 1 : j === b.ids.length ? -1 : byId(a.ids[i], b.ids[j]);
+    const at = 3 * ids.length;
+    ids.push(order <= 0 ? a.ids[i] : b.ids[j]);
+    for (let f = 0; f < 3; f++) {
+      figures[at + f] = (order <= 0 ? a.figures[3 * i + f] : 0) +
+        (order >= 0 ? b.figures[3 * j + f] : 0);
+    }
+    if (order <= 0) i++;
+    if (order >= 0) j++;
+  }
+  return { ids, figures: figures.subarray(0, 3 * ids.length) };
+}
+
 /** Totals, per station (scope position), per brand and per UTC date (from firstDate). */
 export interface Sums {
   totals: Float64Array;
   stations: Float64Array;
-  brands: Map<string, Float64Array>;
+  brands: BrandSums;
   firstDate: number;
   dates: Float64Array;
 }
@@ -202,14 +237,9 @@ export async function summarize(r: ReadAt): Promise<Sums> {
   const sums: Sums = {
     totals: new Float64Array(3),
     stations: new Float64Array(3 * scope.stations.length),
-    brands: new Map(),
+    brands: { ids: [], figures: new Float64Array(0) },
     firstDate,
     dates: new Float64Array(3 * (Math.ceil(period.until.getTime() / DAY_MS) - firstDate)),
-  };
-  const brand = (id: string) => {
-    let figures = sums.brands.get(id);
-    if (!figures) sums.brands.set(id, figures = new Float64Array(3));
-    return figures;
   };
   const add = (station: number, date: number, o: number, d: number, h: number) => {
     for (const [array, i] of [[sums.totals, 0], [sums.stations, station], [sums.dates, date]]) {
@@ -231,15 +261,17 @@ export async function summarize(r: ReadAt): Promise<Sums> {
       }
     }
     const [lo, hi] = [from - monthFirst, to - monthFirst];
-    brands.forEach((id, b) => {
+    const figures = new Float64Array(3 * brands.length);
+    brands.forEach((_, b) => {
       const base = 3 * CUM_DAYS * b;
-      if (brandCum[base + 3 * hi] === brandCum[base + 3 * lo]) return;
-      const figures = brand(id);
       for (let f = 0; f < 3; f++) {
-        figures[f] += brandCum[base + 3 * hi + f] - brandCum[base + 3 * lo + f];
+        figures[3 * b + f] = brandCum[base + 3 * hi + f] - brandCum[base + 3 * lo + f];
       }
     });
+    sums.brands = mergeBrands(sums.brands, { ids: brands, figures });
   }
+  // The partial first and last day, from the records.
+  const edgeBrands = new Map<string, Float64Array>();
   for (const edge of partialDays(scope)) {
     await visitRecords(
       r,
@@ -250,7 +282,8 @@ export async function summarize(r: ReadAt): Promise<Sums> {
         const human = block.durations[i] & 1 ? ms : 0;
         add(station, Math.floor(block.starts[i] / 1000 / DAY_MS) - firstDate, 1, ms, human);
         for (const id of shown) {
-          const figures = brand(id);
+          let figures = edgeBrands.get(id);
+          if (!figures) edgeBrands.set(id, figures = new Float64Array(3));
           figures[0] += 1;
           figures[1] += ms;
           figures[2] += human;
@@ -258,5 +291,9 @@ export async function summarize(r: ReadAt): Promise<Sums> {
       },
     );
   }
+  const edgeIds = [...edgeBrands.keys()].sort(byId);
+  const edgeFigures = new Float64Array(3 * edgeIds.length);
+  edgeIds.forEach((id, b) => edgeFigures.set(edgeBrands.get(id)!, 3 * b));
+  sums.brands = mergeBrands(sums.brands, { ids: edgeIds, figures: edgeFigures });
   return sums;
 }

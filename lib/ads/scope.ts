@@ -80,6 +80,8 @@ export function grantedBrandsSql(scope: Pick<Scope, "accountId" | "grantVersion"
 /** What each brand set met so far shows the grant (null: not visible), as ads_visible_sets says. */
 interface GrantSets {
   shown: Map<number, string[] | null>;
+  /** Lists (a cached block's sets) whose every set is in `shown` already. */
+  resolved: WeakSet<ArrayLike<number>>;
   bytes: number;
 }
 
@@ -99,15 +101,18 @@ export interface VisibleSets {
 
 export function visibleSets(sql: Sql, cache: AdsCache, scope: Scope): VisibleSets {
   const key = `sets|${scope.accountId}|${scope.grantVersion}`;
-  const kept = cache.get<GrantSets>(key) ?? { shown: new Map(), bytes: 100 };
+  const kept = cache.get<GrantSets>(key) ??
+    { shown: new Map(), resolved: new WeakSet(), bytes: 100 };
   const { brandId } = scope;
   return {
     async resolve(lists) {
       const unseen = new Set<number>();
       for (const list of lists) {
+        if (kept.resolved.has(list)) continue;
         for (let i = 0; i < list.length; i++) if (!kept.shown.has(list[i])) unseen.add(list[i]);
       }
-      if (!unseen.size) return;
+      const done = () => lists.forEach((list) => kept.resolved.add(list));
+      if (!unseen.size) return done();
       const missing = [...unseen];
       const rows = await sql<{ brand_set: number; shown: string[] }>`
         select brand_set, shown
@@ -120,6 +125,7 @@ export function visibleSets(sql: Sql, cache: AdsCache, scope: Scope): VisibleSet
         kept.bytes += 40 + (shown?.reduce((n, id) => n + 2 * id.length + 30, 0) ?? 0);
       }
       cache.set(key, kept, kept.bytes);
+      done();
     },
     shown(set) {
       const brands = kept.shown.get(set);

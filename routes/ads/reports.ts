@@ -65,12 +65,13 @@ function summaryJson(scope: Scope, sums: Sums | null, catalog: Catalog) {
       JSON.stringify(catalog.stationNames.get(id) ?? id)
     },${figuresOf(sums?.stations, i)}}`
   );
-  const brands = sums ? [...sums.brands.keys()].filter((id) => sums.brands.get(id)![0] > 0) : [];
-  const byBrand = brands.sort().map((id) =>
-    `{"brand_id":${JSON.stringify(id)},"brand_name":${
-      JSON.stringify(catalog.brandNames.get(id) ?? id)
-    },${figuresJson(sums!.brands.get(id)!, 0)}}`
-  );
+  const byBrand: string[] = [];
+  sums?.brands.ids.forEach((id, b) => {
+    if (sums.brands.figures[3 * b] === 0) return;
+    const head = catalog.brandHeads.get(id) ??
+      `{"brand_id":${JSON.stringify(id)},"brand_name":${JSON.stringify(id)},`;
+    byBrand.push(`${head}${figuresJson(sums.brands.figures, b)}}`);
+  });
   const period = scope.period;
   const firstDate = period ? Math.floor(period.since.getTime() / DAY_MS) : 0;
   const dateCount = period ? Math.ceil(period.until.getTime() / DAY_MS) - firstDate : 0;
