@@ -11,6 +11,8 @@ const POSTGRES_EPOCH_US = 946_684_800_000_000;
 const CELL_BYTES = 28;
 const RECORD_BYTES = 16;
 const CAPTURE_BYTES = 20;
+/** Parts read by one statement at most. */
+const PARTS_PER_STATEMENT = 16;
 
 /** The binary timestamptz at byte `at`, in epoch microseconds. */
 function timestamptzMicros(view: DataView, at: number): number {
@@ -211,46 +213,53 @@ export async function readBlocks<K extends BlockKind>(
   const kept = stale.map((i) =>
     spec.kept ? cache.get<Kept<BlockTypes[K]>>(cacheKey(keys[i])) : undefined
   );
-  const known = kept.map((k) => k?.stamp ?? "");
-  const rows = await sql<
-    {
-      data_version: string;
-      station_id: string | null;
-      unit: number;
-      stamp: string;
-      data: string | null;
-    }
-  >`
-    with k as (select * from unnest(${stale.map((i) => keys[i].station)}::text[],
-                                    ${stale.map((i) => keys[i].unit)}::int[],
-                                    ${known}::text[]) as k(station_id, unit, known)),
-    p as (select k.station_id, k.unit, k.known,
-                 string_agg(p.snapshot_seq::text, ',' order by p.snapshot_seq) as stamp,
-                 string_agg(${spec.data}, ''::bytea order by p.snapshot_seq) as data
-            from k join ${spec.table} p on p.station_id = k.station_id and ${spec.unit} = k.unit
-           where p.snapshot_seq in (select seq from ads_snapshots where approved_at is not null)
-           group by 1, 2, 3)
-    select v.version::text as data_version, p.station_id, p.unit, p.stamp,
-           case when p.stamp = p.known then null else encode(p.data, 'base64') end as data
-      from ads_data_version v left join p on true`;
-  if (rows[0].data_version !== version) throw new DataMoved(rows[0].data_version);
-  const read = new Map(
-    rows.filter((r) => r.station_id !== null).map((r) => [
-      `${kind}|${r.station_id}|${r.unit}`,
-      r,
-    ]),
-  );
   const empty = spec.decode(new Uint8Array(0)) as BlockTypes[K];
-  for (const [j, i] of stale.entries()) {
-    const key = cacheKey(keys[i]);
-    const row = read.get(key);
-    let block: BlockTypes[K];
-    if (row && row.data === null) block = kept[j]!.block;
-    else block = row?.data ? spec.decode(Uint8Array.fromBase64(row.data)) as BlockTypes[K] : empty;
-    if (spec.kept) {
-      cache.set(key, { stamp: row?.stamp ?? "", checkedAt: version, block }, bytesOf(block));
+  // A few parts per statement: each one's text is decoded and let go before the next is read, so
+  // a request never holds all of its parts' text at once.
+  for (let from = 0; from < stale.length; from += PARTS_PER_STATEMENT) {
+    const chunk = stale.slice(from, from + PARTS_PER_STATEMENT);
+    const known = kept.slice(from, from + PARTS_PER_STATEMENT).map((k) => k?.stamp ?? "");
+    const rows = await sql<
+      {
+        data_version: string;
+        station_id: string | null;
+        unit: number;
+        stamp: string;
+        data: string | null;
+      }
+    >`
+      with k as (select * from unnest(${chunk.map((i) => keys[i].station)}::text[],
+                                      ${chunk.map((i) => keys[i].unit)}::int[],
+                                      ${known}::text[]) as k(station_id, unit, known)),
+      p as (select k.station_id, k.unit, k.known,
+                   string_agg(p.snapshot_seq::text, ',' order by p.snapshot_seq) as stamp,
+                   string_agg(${spec.data}, ''::bytea order by p.snapshot_seq) as data
+              from k join ${spec.table} p on p.station_id = k.station_id and ${spec.unit} = k.unit
+             where p.snapshot_seq in (select seq from ads_snapshots where approved_at is not null)
+             group by 1, 2, 3)
+      select v.version::text as data_version, p.station_id, p.unit, p.stamp,
+             case when p.stamp = p.known then null else encode(p.data, 'base64') end as data
+        from ads_data_version v left join p on true`;
+    if (rows[0].data_version !== version) throw new DataMoved(rows[0].data_version);
+    const read = new Map(
+      rows.filter((r) => r.station_id !== null).map((r) => [
+        `${kind}|${r.station_id}|${r.unit}`,
+        r,
+      ]),
+    );
+    for (const [c, i] of chunk.entries()) {
+      const key = cacheKey(keys[i]);
+      const row = read.get(key);
+      let block: BlockTypes[K];
+      if (row && row.data === null) block = kept[from + c]!.block;
+      else {
+        block = row?.data ? spec.decode(Uint8Array.fromBase64(row.data)) as BlockTypes[K] : empty;
+      }
+      if (spec.kept) {
+        cache.set(key, { stamp: row?.stamp ?? "", checkedAt: version, block }, bytesOf(block));
+      }
+      found[i] = block;
     }
-    found[i] = block;
   }
   return found as BlockTypes[K][];
 }

@@ -16,7 +16,8 @@ import { startService } from "../../lib/server.ts";
 import { allRoutes } from "../../routes/index.ts";
 import type { Db } from "../../lib/db/db.ts";
 import { type AdsApp, atOneDataVersion } from "../../lib/ads/wing.ts";
-import { DataMoved } from "../../lib/ads/blocks.ts";
+import { DataMoved, monthOf, readBlocks } from "../../lib/ads/blocks.ts";
+import { createAdsCache } from "../../lib/ads/cache.ts";
 import type { AdsPrincipal } from "../../lib/ads/apikey.ts";
 import { ApiError } from "../../lib/errors.ts";
 
@@ -159,6 +160,32 @@ test("ads: data that moves under a request is read again at the new version, els
   assert.deepEqual([refused.status, refused.code], [503, "UNAVAILABLE"]);
   assert.ok(Number(refused.headers["Retry-After"]) >= 1);
   assert.ok(reads > 1 && reads < 10, `${reads} reads`);
+});
+
+test("ads: blocks read many per request, in several statements, equal blocks read one by one", async () => {
+  // More keys than one statement reads (PARTS_PER_STATEMENT), of every kind, some without parts.
+  const [{ version }] = await service.db.sql<{ version: string }>`
+    select version::text from ads_data_version`;
+  const stations = [...fx.stations.keys(), "st-none"];
+  const base = Math.floor(fx.grants.get("acme")!.since / DAY) - 1;
+  const units = {
+    records: Array.from({ length: 23 }, (_, d) => base + d),
+    cells: [monthOf(base * DAY) - 1, monthOf(base * DAY), monthOf(base * DAY) + 1],
+    captures: [monthOf(base * DAY) - 1, monthOf(base * DAY), monthOf(base * DAY) + 1],
+  };
+  for (const kind of ["records", "cells", "captures"] as const) {
+    const keys = stations.flatMap((station) => units[kind].map((unit) => ({ station, unit })));
+    assert.ok(keys.length > 16, `${kind}: ${keys.length} keys`);
+    const together = await readBlocks(service.db.sql, createAdsCache(1 << 24), kind, version, keys);
+    const alone = [];
+    for (const key of keys) {
+      alone.push(
+        ...await readBlocks(service.db.sql, createAdsCache(1 << 24), kind, version, [key]),
+      );
+    }
+    assert.deepEqual(together, alone, kind);
+    assert.ok(together.some((block) => Object.values(block)[0].length > 0), `${kind}: data`);
+  }
 });
 
 test("ads cache: close the service", async () => {
