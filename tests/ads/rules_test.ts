@@ -345,7 +345,7 @@ test("ads: a request reads one version of the grant, never brands of a later one
     expectedOccurrences(fx, acme, acme.since, acme.until).map((o) => o.id),
   );
   const brand = all[0].brand_ids![0];
-  assert.equal((await rows(stale.grantVersion, brand)).length, 0, "nor with a brand");
+  assert.equal((await rows(stale.grantVersion, brand, everySet)).length, 0, "nor with a brand");
   const withBrand = all.filter((r) => r.brand_ids!.includes(brand));
   assert.ok(withBrand.length < all.length, "the fixture has rows without that brand");
   assert.deepEqual(
