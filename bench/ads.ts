@@ -4,8 +4,9 @@
 // occurrences, S = 200 stations, 2,000 brands, D = 730 days,
 // 5 % with two brands, captures with gaps), imports it through the real `admin import` into a
 // fresh database (NAME, default onda_bench_ads_blocks, on DATABASE_URL's server, default the
-// local test server), grants A accounts (default 1) 50 stations and 1,000 brands each for the whole period (the
-// first is the bench account, the others other stations and brands of the same number), then
+// local test server), grants A accounts (default 1) 50 stations and 1,000 brands each for the
+// whole period (the first is the bench account, the others other stations and brands of the same
+// number), then
 // approves one more day of about 14,000 occurrences (a snapshot of its own), and prints the
 // database's size, the grants' and the approval's times. Then it drives the running service over
 // loopback with C concurrent clients for S seconds per endpoint (each C given in turn), and at the
