@@ -228,7 +228,13 @@ function recording(db: Db, log: { text: string; params: unknown[] }[]): Db {
         log.push(compile(strings, values));
         return sql(strings, ...values);
       },
-      { exec: sql.exec },
+      {
+        exec: sql.exec,
+        binary: (strings: TemplateStringsArray, ...values: unknown[]) => {
+          log.push(compile(strings, values));
+          return sql.binary(strings, ...values);
+        },
+      },
     ) as Sql;
   return { ...db, sql: record(db.sql), keptPlans: record(db.keptPlans) };
 }

@@ -20,15 +20,25 @@ function timestamptzMicros(view: DataView, at: number): number {
 }
 
 /**
- * A station's figures of one month per brand set and day. Set i's cells are runStart[i] to
- * runStart[i + 1] - 1, by day; cum holds running totals over all cells (occurrences, duration_ms,
- * human_ms at 3 j, 3 j + 1, 3 j + 2 before cell j), so any days of a set are a difference.
+ * A station's cells of one month as packed: each a brand set, a day number, and its figures
+ * (occurrences, duration_ms, human_ms). Parts of several snapshots may repeat a set and day, whose
+ * figures then add up: cells are read in any order. `sets` holds every set of the cells, some
+ * more than once.
  */
 export interface CellBlock {
   sets: Int32Array;
-  runStart: Int32Array;
-  day: Int32Array;
-  cum: Float64Array;
+  cells: DataView;
+}
+
+/** The number of cells of a block. */
+export const cellCount = (block: CellBlock) => block.cells.byteLength / CELL_BYTES;
+/** Cell i's brand set and day. */
+export const cellSet = (block: CellBlock, i: number) => block.cells.getInt32(i * CELL_BYTES);
+export const cellDay = (block: CellBlock, i: number) => block.cells.getInt32(i * CELL_BYTES + 4);
+/** Cell i's occurrences (f 0), duration_ms (1) or human_ms (2). */
+export function cellFigure(block: CellBlock, i: number, f: number): number {
+  const at = i * CELL_BYTES + 8;
+  return f === 0 ? block.cells.getInt32(at) : readInt64(block.cells, at + 8 * f - 4);
 }
 
 /** A station's occurrences of one day in start order: start (epoch µs), brand set, ms * 2 + human. */
@@ -65,41 +75,16 @@ function orderOf(n: number, before: (a: number, b: number) => number): Int32Arra
 }
 
 function decodeCells(bytes: Uint8Array): CellBlock {
-  const view = viewOf(bytes);
+  const cells = viewOf(bytes);
   const n = bytes.byteLength / CELL_BYTES;
-  const at = (i: number, offset: number) => view.getInt32(i * CELL_BYTES + offset);
-  // Parts of several snapshots: each sorted by set and day, together not; equal keys are added.
-  const order = orderOf(n, (a, b) => at(a, 0) - at(b, 0) || at(a, 4) - at(b, 4));
-  const sets: number[] = [];
-  const runStart: number[] = [];
-  const day = new Int32Array(n);
-  const cum = new Float64Array(3 * (n + 1));
-  let cells = 0;
-  for (let k = 0; k < n; k++) {
-    const i = order ? order[k] : k;
-    const [set, d] = [at(i, 0), at(i, 4)];
-    const base = i * CELL_BYTES;
-    const same = cells > 0 && sets[sets.length - 1] === set && day[cells - 1] === d;
-    if (!same) {
-      if (sets[sets.length - 1] !== set) {
-        sets.push(set);
-        runStart.push(cells);
-      }
-      day[cells] = d;
-      cum.copyWithin(3 * (cells + 1), 3 * cells, 3 * cells + 3);
-      cells++;
-    }
-    cum[3 * cells] += view.getInt32(base + 8);
-    cum[3 * cells + 1] += readInt64(view, base + 12);
-    cum[3 * cells + 2] += readInt64(view, base + 20);
+  // Each part is in set order: a set is listed once per part it is in.
+  const sets = new Int32Array(n);
+  let distinct = 0;
+  for (let i = 0; i < n; i++) {
+    const set = cells.getInt32(i * CELL_BYTES);
+    if (distinct === 0 || sets[distinct - 1] !== set) sets[distinct++] = set;
   }
-  runStart.push(cells);
-  return {
-    sets: Int32Array.from(sets),
-    runStart: Int32Array.from(runStart),
-    day: day.slice(0, cells),
-    cum: cum.slice(0, 3 * (cells + 1)),
-  };
+  return { sets: sets.slice(0, distinct), cells };
 }
 
 function decodeRecords(bytes: Uint8Array): RecordBlock {
@@ -214,18 +199,18 @@ export async function readBlocks<K extends BlockKind>(
     spec.kept ? cache.get<Kept<BlockTypes[K]>>(cacheKey(keys[i])) : undefined
   );
   const empty = spec.decode(new Uint8Array(0)) as BlockTypes[K];
-  // A few parts per statement: each one's text is decoded and let go before the next is read, so
-  // a request never holds all of its parts' text at once.
+  // A few parts per statement: each one's bytes are decoded and let go before the next are read,
+  // so a request never holds all of its parts' bytes at once.
   for (let from = 0; from < stale.length; from += PARTS_PER_STATEMENT) {
     const chunk = stale.slice(from, from + PARTS_PER_STATEMENT);
     const known = kept.slice(from, from + PARTS_PER_STATEMENT).map((k) => k?.stamp ?? "");
-    const rows = await sql<
+    const rows = await sql.binary<
       {
         data_version: string;
         station_id: string | null;
-        unit: number;
+        unit: string;
         stamp: string;
-        data: string | null;
+        data: Uint8Array | null;
       }
     >`
       with k as (select * from unnest(${chunk.map((i) => keys[i].station)}::text[],
@@ -237,8 +222,8 @@ export async function readBlocks<K extends BlockKind>(
               from k join ${spec.table} p on p.station_id = k.station_id and ${spec.unit} = k.unit
              where p.snapshot_seq in (select seq from ads_snapshots where approved_at is not null)
              group by 1, 2, 3)
-      select v.version::text as data_version, p.station_id, p.unit, p.stamp,
-             case when p.stamp = p.known then null else encode(p.data, 'base64') end as data
+      select v.version::text as data_version, p.station_id, p.unit::text, p.stamp,
+             case when p.stamp = p.known then null else p.data end as data
         from ads_data_version v left join p on true`;
     if (rows[0].data_version !== version) throw new DataMoved(rows[0].data_version);
     const read = new Map(
@@ -253,7 +238,7 @@ export async function readBlocks<K extends BlockKind>(
       let block: BlockTypes[K];
       if (row && row.data === null) block = kept[from + c]!.block;
       else {
-        block = row?.data ? spec.decode(Uint8Array.fromBase64(row.data)) as BlockTypes[K] : empty;
+        block = row?.data ? spec.decode(row.data) as BlockTypes[K] : empty;
       }
       if (spec.kept) {
         cache.set(key, { stamp: row?.stamp ?? "", checkedAt: version, block }, bytesOf(block));

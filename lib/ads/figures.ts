@@ -1,10 +1,20 @@
-// The figures of a request's scope from the cached blocks (lib/ads/blocks.ts): whole days from
-// the running totals of the cell blocks, one difference per station, month and brand set; the
+// The figures of a request's scope from the blocks (lib/ads/blocks.ts): whole days from a month's
+// figures per grant, added up once from its cell blocks and kept, one difference per brand; the
 // partial first and last day from the occurrence records.
 
 import type { Sql } from "../db/db.ts";
 import type { AdsCache } from "./cache.ts";
-import { type CellBlock, monthOf, monthStartMs, readBlocks, type RecordBlock } from "./blocks.ts";
+import {
+  type CellBlock,
+  cellCount,
+  cellDay,
+  cellFigure,
+  cellSet,
+  monthOf,
+  monthStartMs,
+  readBlocks,
+  type RecordBlock,
+} from "./blocks.ts";
 import { DAY_MS, type Period } from "./period.ts";
 import type { Scope, VisibleSets } from "./scope.ts";
 
@@ -67,28 +77,30 @@ function addUp(r: ReadAt, blocks: CellBlock[], firstDay: number): MonthFigures {
   const stationDays = new Float64Array(3 * MONTH_DAYS * blocks.length);
   const brandIndex = new Map<string, number>();
   let perBrand = new Float64Array(3 * CUM_DAYS * 64);
-  blocks.forEach(({ sets, runStart, day, cum }, station) => {
-    for (let run = 0; run < sets.length; run++) {
-      const shown = r.sets.shown(sets[run]);
-      if (!shown) continue;
-      const at = shown.map((id) => {
-        let b = brandIndex.get(id);
-        if (b === undefined) brandIndex.set(id, b = brandIndex.size);
-        return 3 * CUM_DAYS * b;
-      });
-      while (3 * CUM_DAYS * brandIndex.size > perBrand.length) {
-        const grown = new Float64Array(2 * perBrand.length);
-        grown.set(perBrand);
-        perBrand = grown;
-      }
-      for (let j = runStart[run]; j < runStart[run + 1]; j++) {
-        const d = day[j] - firstDay;
-        for (let f = 0; f < 3; f++) {
-          const value = cum[3 * (j + 1) + f] - cum[3 * j + f];
-          stationDays[3 * (MONTH_DAYS * station + d) + f] += value;
-          // Brand b's day d, held at d + 1 until the running totals are taken below.
-          for (const base of at) perBrand[base + 3 * (d + 1) + f] += value;
+  blocks.forEach((block, station) => {
+    let set = NaN;
+    let at: number[] | null = null;
+    for (let i = 0, n = cellCount(block); i < n; i++) {
+      if (cellSet(block, i) !== set) {
+        set = cellSet(block, i);
+        at = r.sets.shown(set)?.map((id) => {
+          let b = brandIndex.get(id);
+          if (b === undefined) brandIndex.set(id, b = brandIndex.size);
+          return 3 * CUM_DAYS * b;
+        }) ?? null;
+        while (3 * CUM_DAYS * brandIndex.size > perBrand.length) {
+          const grown = new Float64Array(2 * perBrand.length);
+          grown.set(perBrand);
+          perBrand = grown;
         }
+      }
+      if (!at) continue;
+      const d = cellDay(block, i) - firstDay;
+      for (let f = 0; f < 3; f++) {
+        const value = cellFigure(block, i, f);
+        stationDays[3 * (MONTH_DAYS * station + d) + f] += value;
+        // Brand b's day d, held at d + 1 until the running totals are taken below.
+        for (const base of at) perBrand[base + 3 * (d + 1) + f] += value;
       }
     }
   });

@@ -26,7 +26,11 @@ export function abandonable(db: Db, signal: AbortSignal): Db {
     Object.assign(
       (strings: TemplateStringsArray, ...values: unknown[]) =>
         unlessGivenUp(() => sql(strings, ...values)),
-      { exec: (script: string) => unlessGivenUp(() => sql.exec(script)) },
+      {
+        exec: (script: string) => unlessGivenUp(() => sql.exec(script)),
+        binary: (strings: TemplateStringsArray, ...values: unknown[]) =>
+          unlessGivenUp(() => sql.binary(strings, ...values)),
+      },
     ) as Sql;
   const commitUnlessGivenUp = async <T>(work: Promise<T>): Promise<T> => {
     const result = await work;

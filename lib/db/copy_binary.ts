@@ -2,6 +2,8 @@
 // loader puts around them. PostgreSQL parses these with cheap receive functions instead of
 // text input functions (timestamps, UUIDs, arrays): 11-16 % less of its time per row.
 
+import { hexDigit } from "../encoding.ts";
+
 /** The signature "PGCOPY\n\377\r\n\0", then flags and header extension length, both 0. */
 export const COPY_BINARY_HEADER = new Uint8Array(19);
 COPY_BINARY_HEADER.set([0x50, 0x47, 0x43, 0x4f, 0x50, 0x59, 0x0a, 0xff, 0x0d, 0x0a, 0x00]);
@@ -12,12 +14,6 @@ export const COPY_BINARY_TRAILER = new Uint8Array([0xff, 0xff]);
 const TEXT_OID = 25;
 /** 2000-01-01T00:00:00Z, PostgreSQL's timestamp epoch, in Unix milliseconds. */
 const PG_EPOCH_MS = 946_684_800_000;
-/** The value of each ASCII hexadecimal digit, either case; -1 for every other character. */
-const HEX = new Int8Array(128).fill(-1);
-for (const [i, c] of [..."0123456789abcdef"].entries()) {
-  HEX[c.charCodeAt(0)] = HEX[c.toUpperCase().charCodeAt(0)] = i;
-}
-const hex = (code: number) => code < 128 ? HEX[code] : -1;
 
 /**
  * Writes tuples into a growing buffer, to be taken in chunks of whole tuples. Every method
@@ -78,7 +74,7 @@ export function tupleWriter(initialSize = 1 << 16) {
           if (value.charCodeAt(i) !== 0x2d) return false;
           i++;
         }
-        const high = hex(value.charCodeAt(i)), low = hex(value.charCodeAt(i + 1));
+        const high = hexDigit(value.charCodeAt(i)), low = hexDigit(value.charCodeAt(i + 1));
         if (high < 0 || low < 0) return false;
         bytes[out++] = (high << 4) | low;
       }

@@ -11,6 +11,7 @@ import { DatabaseUnavailable } from "../errors.ts";
 import { COPY_BINARY_HEADER, COPY_BINARY_TRAILER } from "./copy_binary.ts";
 import { EXPIRED, within } from "./deadline.ts";
 import { compile } from "./template.ts";
+import { fromHexDigits } from "../encoding.ts";
 
 export { empty, frag, type Fragment, join } from "./template.ts";
 
@@ -22,6 +23,12 @@ export interface Sql {
   <T extends Row = Row>(strings: TemplateStringsArray, ...values: unknown[]): Promise<T[]>;
   /** Runs a multi-statement script without parameters. Only the migration runner uses it. */
   exec(script: string): Promise<void>;
+  /**
+   * Like the call, for a read whose columns are all bytea or text: bytea as its bytes, text as
+   * its string, null as null. A bytea value never becomes text on the JavaScript heap first (the
+   * ads API's packed parts: text the size of the data, garbage at once).
+   */
+  binary<T extends Row = Row>(strings: TemplateStringsArray, ...values: unknown[]): Promise<T[]>;
 }
 
 /**
@@ -167,14 +174,51 @@ async function counted<T>(busy: Busy, work: () => Promise<T>) {
 /** An Sql over a driver's `query` and `exec`, each query counted in `busy` when given. */
 function sqlOver(
   query: (text: string, params: unknown[]) => Promise<Row[]>,
+  binary: (text: string, params: unknown[]) => Promise<Row[]>,
   exec: (script: string) => Promise<unknown>,
   busy?: Busy,
 ): Sql {
-  const run = (strings: TemplateStringsArray, ...values: unknown[]) => {
+  const over = (how: typeof query) => (strings: TemplateStringsArray, ...values: unknown[]) => {
     const { text, params } = compile(strings, values);
-    return busy ? counted(busy, () => query(text, params)) : query(text, params);
+    return busy ? counted(busy, () => how(text, params)) : how(text, params);
   };
-  return Object.assign(run, { exec: (script: string) => exec(script).then(() => {}) }) as Sql;
+  return Object.assign(over(query), {
+    exec: (script: string) => exec(script).then(() => {}),
+    binary: over(binary),
+  }) as Sql;
+}
+
+const BYTEA_OID = 17;
+const TEXT_OID = 25;
+
+/** Refuses a column Sql.binary does not take, so that both backends answer it alike. */
+function binaryColumn(column: { name: string; type: number }): void {
+  if (column.type !== BYTEA_OID && column.type !== TEXT_OID) {
+    throw new Error(`Sql.binary reads bytea and text columns; ${column.name} is neither`);
+  }
+}
+
+/**
+ * Rows of a postgres.js raw result, whose values are their text form's bytes: a bytea column's
+ * are \x and hex digits, decoded straight into bytes.
+ */
+function rowsOfRaw(
+  result: (Uint8Array | null)[][] & { columns: { name: string; type: number }[] },
+): Row[] {
+  result.columns.forEach(binaryColumn);
+  const utf8 = new TextDecoder();
+  return result.map((values) => {
+    const row: Row = {};
+    result.columns.forEach((column, i) => {
+      const value = values[i];
+      row[column.name] = value === null
+        ? null
+        : column.type === BYTEA_OID
+        ? fromHexDigits(value.subarray(2))
+        : utf8.decode(value);
+    });
+    return row;
+  });
 }
 
 export interface DbOptions {
@@ -270,6 +314,10 @@ function openPostgres(url: string, max: number): Db {
       // parameters. prepare:true caches the statement per connection.
       // deno-lint-ignore no-explicit-any
       (text, params) => conn.unsafe(text, params as any[], { prepare: true }).catch(rethrow),
+      (text, params) =>
+        // deno-lint-ignore no-explicit-any
+        conn.unsafe(text, params as any[], { prepare: true }).raw().then(rowsOfRaw as any)
+          .catch(rethrow),
       (script) => conn.unsafe(script).catch(rethrow),
       busy,
     );
@@ -328,6 +376,12 @@ async function openPglite(dataDir: string): Promise<Db> {
   const bind = (conn: Pick<PGlite, "query" | "exec">, busy?: Busy) =>
     sqlOver(
       async (text, params) => (await conn.query<Row>(text, params)).rows,
+      async (text, params) => {
+        // PGlite hands bytea over as bytes already.
+        const result = await conn.query<Row>(text, params);
+        result.fields.forEach((f) => binaryColumn({ name: f.name, type: f.dataTypeID }));
+        return result.rows;
+      },
       (script) => conn.exec(script),
       busy,
     );

@@ -110,7 +110,11 @@ export async function openReadReplica(
     Object.assign(
       (strings: TemplateStringsArray, ...values: unknown[]) =>
         onReplica((d) => pick(d)(strings, ...values)),
-      { exec: (script: string) => primary.sql.exec(script) },
+      {
+        exec: (script: string) => primary.sql.exec(script),
+        binary: (strings: TemplateStringsArray, ...values: unknown[]) =>
+          onReplica((d) => pick(d).binary(strings, ...values)),
+      },
     ) as Sql;
 
   const db: Db = {

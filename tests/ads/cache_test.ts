@@ -188,6 +188,35 @@ test("ads: blocks read many per request, in several statements, equal blocks rea
   }
 });
 
+test("ads: kept blocks whose snapshots did not change are kept across a new data version, in every statement", async () => {
+  const version = async () =>
+    (await service.db.sql<{ version: string }>`select version::text from ads_data_version`)[0]
+      .version;
+  const base = Math.floor(fx.grants.get("acme")!.since / DAY);
+  const keys = [...fx.stations.keys()].flatMap((station) =>
+    Array.from({ length: 9 }, (_, d) => ({ station, unit: base + d }))
+  );
+  assert.ok(keys.length > 32, `${keys.length} keys: three statements at least`);
+  const cache = createAdsCache(1 << 24);
+  const before = await readBlocks(service.db.sql, cache, "records", await version(), keys);
+  assert.ok(before.filter((block) => block.starts.length > 0).length > 16, "blocks with data");
+  // A new data version that changes none of these parts (what an approval elsewhere does).
+  await service.db.sql`update ads_data_version set version = gen_random_uuid()`;
+  const after = await readBlocks(service.db.sql, cache, "records", await version(), keys);
+  after.forEach((block, i) => {
+    if (before[i].starts.length) assert.equal(block, before[i], `key ${i}: the block kept`);
+  });
+  // And what is kept is what a new read gives.
+  const fresh = await readBlocks(
+    service.db.sql,
+    createAdsCache(1 << 24),
+    "records",
+    await version(),
+    keys,
+  );
+  assert.deepEqual(after, fresh);
+});
+
 test("ads cache: close the service", async () => {
   await service.close();
 });

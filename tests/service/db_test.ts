@@ -1,8 +1,9 @@
 // The SQL interface behaves the same on PostgreSQL and PGlite: parameters (the compiler:
-// db_template_test.ts), transactions that commit or roll back whole.
+// db_template_test.ts), transactions that commit or roll back whole, binary reads.
 
 import assert from "node:assert/strict";
 import { openDb } from "../../lib/db/db.ts";
+import { fromHexDigits } from "../../lib/encoding.ts";
 import { freshDatabase, PG_FALLBACK_URL, test } from "../_server.ts";
 
 const database = await freshDatabase();
@@ -45,6 +46,39 @@ test("db: arrays, dates and json round-trip", async () => {
   assert.deepEqual(row.a, ["x", "y"]);
   assert.equal(row.d.toISOString(), when.toISOString());
   assert.deepEqual(row.j, { k: 1 });
+});
+
+test("db: binary reads give bytea as its bytes and text as text, alike on both backends", async () => {
+  // Every byte value, and more than a socket read or a driver buffer holds.
+  const big = new Uint8Array(3 * 1024 * 1024 + 7).map((_, i) => (i * 7919 + (i >> 8)) & 255);
+  await db.sql.exec("create table blobs (id int primary key, data bytea, label text)");
+  await db.sql`insert into blobs values (${1}, ${big}, ${"grand — ü"}), (${2}, ${new Uint8Array(
+    0,
+  )}, ${null}),
+                                        (${3}, ${null}, ${"nothing"})`;
+  const rows = await db.sql.binary<{ id: string; data: Uint8Array | null; label: string | null }>`
+    select id::text, data, label from blobs order by id`;
+  assert.deepEqual(rows.map((r) => r.id), ["1", "2", "3"]);
+  assert.ok(rows[0].data instanceof Uint8Array);
+  assert.equal(rows[0].data!.length, big.length);
+  assert.ok(rows[0].data!.every((byte, i) => byte === big[i]), "the bytes as written");
+  assert.equal(rows[0].label, "grand — ü");
+  assert.deepEqual([...rows[1].data!], []);
+  assert.equal(rows[1].label, null);
+  assert.equal(rows[2].data, null);
+  // In a transaction too, and a column that is neither bytea nor text is refused on both.
+  await db.begin(async (tx) => {
+    const [row] = await tx.binary<{ data: Uint8Array }>`select data from blobs where id = ${1}`;
+    assert.equal(row.data.length, big.length);
+  });
+  await assert.rejects(db.sql.binary`select id from blobs`, /neither/);
+});
+
+test("db: hex digits decode to their bytes, and anything else is refused", () => {
+  assert.deepEqual([...fromHexDigits(new TextEncoder().encode("00fFa5"))], [0, 255, 165]);
+  assert.throws(() => fromHexDigits(new TextEncoder().encode("0")), /odd/);
+  assert.throws(() => fromHexDigits(new TextEncoder().encode("0g")), /not a hex digit/);
+  assert.throws(() => fromHexDigits(new TextEncoder().encode("é")), /not a hex digit/);
 });
 
 test("db: close", async () => {
