@@ -1,10 +1,12 @@
 // The one cache of the ads API: everything an instance keeps of the ads data (parts of figures,
 // starts and captures, names, each grant's visible brand sets), bounded by ADS_CACHE_MB.
 
-/** An entry's value and the bytes it holds, as estimated by whoever put it. */
+/** An entry's value, the bytes it holds as estimated by whoever put it, and when it was put. */
 interface Entry {
   value: unknown;
   bytes: number;
+  /** The count of entries put before it, when it was put or last moved to the end. */
+  at: number;
 }
 
 export type AdsCache = ReturnType<typeof createAdsCache>;
@@ -15,9 +17,13 @@ export type AdsCache = ReturnType<typeof createAdsCache>;
  */
 export function createAdsCache(maxBytes: number) {
   // A Map iterates in insertion order: an entry used is moved to the end, the first is the oldest.
+  // Moving is a delete and an insert, so an entry is moved only once it is in the older half
+  // (more entries put after it than half the entries held): a request reads dozens of entries,
+  // mostly just put or just used, and they stay where they are.
   const entries = new Map<string, Entry>();
   let held = 0;
   let evictions = 0;
+  let put = 0;
   const drop = (key: string) => {
     const entry = entries.get(key);
     if (!entry) return;
@@ -28,14 +34,17 @@ export function createAdsCache(maxBytes: number) {
     get<T>(key: string): T | undefined {
       const entry = entries.get(key);
       if (!entry) return undefined;
-      entries.delete(key);
-      entries.set(key, entry);
+      if (put - entry.at > entries.size / 2) {
+        entries.delete(key);
+        entry.at = put++;
+        entries.set(key, entry);
+      }
       return entry.value as T;
     },
     set(key: string, value: unknown, bytes: number): void {
       drop(key);
       if (bytes > maxBytes) return void evictions++;
-      entries.set(key, { value, bytes });
+      entries.set(key, { value, bytes, at: put++ });
       held += bytes;
       for (const oldest of entries.keys()) {
         if (held <= maxBytes) break;

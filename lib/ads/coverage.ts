@@ -114,31 +114,32 @@ export async function coverageOf(
   const last = monthOf(Math.ceil(untilUs / 1000) - 1);
   for (let m = monthOf(Math.floor(sinceUs / 1000)); m <= last; m++) months.push(m);
   const monthStartsUs = months.map((m) => monthStartMs(m) * 1000);
+  // A station's captures and runs over these months, kept while the data version holds: other
+  // windows over the same months use them again. The capture blocks are read only for the others.
+  const runsKey = (id: string) => `runs|${id}|${months[0]}|${months.length}`;
+  const kept = stations.map((id) =>
+    r.cache.get<{ version: string; station: StationCaptures }>(runsKey(id))
+  ).map((entry) => entry?.version === r.version ? entry.station : undefined);
+  const missing = stations.flatMap((_, position) => kept[position] ? [] : [position]);
   const blocks = await readBlocks(
     r.sql,
     r.cache,
     "captures",
     r.version,
-    stations.flatMap((station) => months.map((unit) => ({ station, unit }))),
+    missing.flatMap((position) => months.map((unit) => ({ station: stations[position], unit }))),
   );
+  missing.forEach((position, m) => {
+    const station = stationCaptures(
+      blocks.slice(m * months.length, (m + 1) * months.length),
+      monthStartsUs,
+    );
+    const bytes = Object.values(station).reduce((n, a) => n + a.byteLength, 200);
+    r.cache.set(runsKey(stations[position]), { version: r.version, station }, bytes);
+    kept[position] = station;
+  });
   const result: StationCoverage[] = [];
   for (const [position, id] of stations.entries()) {
-    // A station's captures and runs over these months, kept while the data version holds: other
-    // windows over the same months use them again.
-    const key = `runs|${id}|${months[0]}|${months.length}`;
-    let kept = r.cache.get<{ version: string; station: StationCaptures }>(key);
-    if (kept?.version !== r.version) {
-      kept = {
-        version: r.version,
-        station: stationCaptures(
-          blocks.slice(position * months.length, (position + 1) * months.length),
-          monthStartsUs,
-        ),
-      };
-      const bytes = Object.values(kept.station).reduce((n, a) => n + a.byteLength, 200);
-      r.cache.set(key, kept, bytes);
-    }
-    const { station } = kept;
+    const station = kept[position]!;
     const { runStarts, runEnds, runFirst, runSnapshot, starts, ends } = station;
     const figures: StationCoverage = {
       id,
@@ -148,6 +149,7 @@ export async function coverageOf(
       lastUs: null,
       gaps: [],
     };
+    let added = -1;
     for (let i = firstRunEndingAfter(station, sinceUs); i < runStarts.length; i++) {
       const runStart = runStarts[i];
       if (runStart >= untilUs) break;
@@ -163,7 +165,8 @@ export async function coverageOf(
       const inside = runStart >= sinceUs && runEnds[i] <= untilUs;
       if (inside && runSnapshot[i] >= 0) {
         figures.captures += runFirst[i + 1] - runFirst[i];
-        snapshots.add(runSnapshot[i]);
+        // Most runs are of one snapshot: the set is touched when the snapshot changes.
+        if (runSnapshot[i] !== added) snapshots.add(added = runSnapshot[i]);
         continue;
       }
       // A run crossing an edge (or mixing snapshots): its captures that reach into the period.

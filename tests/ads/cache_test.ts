@@ -217,6 +217,34 @@ test("ads: kept blocks whose snapshots did not change are kept across a new data
   assert.deepEqual(after, fresh);
 });
 
+test("ads cache: keeps to its bound, lets the least recently used go first, keeps an entry in use", () => {
+  const cache = createAdsCache(1000);
+  for (let i = 0; i < 10; i++) cache.set(`e${i}`, i, 100);
+  assert.equal(cache.held(), 1000);
+  // e0 is the oldest put, but used: e1 goes first.
+  assert.equal(cache.get("e0"), 0);
+  cache.set("e10", 10, 100);
+  assert.deepEqual([cache.get("e1"), cache.get("e0"), cache.held()], [undefined, 0, 1000]);
+  // An entry used between every put stays however many are put; the others go in put order.
+  for (let i = 11; i < 40; i++) {
+    assert.equal(cache.get("e0"), 0, `e0 after e${i - 1}`);
+    cache.set(`e${i}`, i, 100);
+    assert.ok(cache.held() <= 1000);
+  }
+  const kept = Array.from({ length: 40 }, (_, i) => `e${i}`).filter((k) =>
+    cache.get(k) !== undefined
+  );
+  assert.deepEqual(kept, ["e0", ...Array.from({ length: 9 }, (_, i) => `e${31 + i}`)]);
+  // A value larger than the whole bound is not kept, and nothing is let go for it.
+  const evictions = cache.evictions();
+  cache.set("huge", "x", 1001);
+  assert.deepEqual([cache.get("huge"), cache.held(), cache.evictions()], [
+    undefined,
+    1000,
+    evictions + 1,
+  ]);
+});
+
 test("ads cache: close the service", async () => {
   await service.close();
 });
