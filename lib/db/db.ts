@@ -191,6 +191,8 @@ function sqlOver(
 const BYTEA_OID = 17;
 const TEXT_OID = 25;
 
+const BYTEA_FROM_HEX = { [BYTEA_OID]: (text: string) => Uint8Array.fromHex(text.slice(2)) };
+
 /** Refuses a column Sql.binary does not take, so that both backends answer it alike. */
 function binaryColumn(column: { name: string; type: number }): void {
   if (column.type !== BYTEA_OID && column.type !== TEXT_OID) {
@@ -377,8 +379,9 @@ async function openPglite(dataDir: string): Promise<Db> {
     sqlOver(
       async (text, params) => (await conn.query<Row>(text, params)).rows,
       async (text, params) => {
-        // PGlite hands bytea over as bytes already.
-        const result = await conn.query<Row>(text, params);
+        // PGlite hands bytea over as bytes, through a parser of its own that makes a string per
+        // byte: this one decodes the hex text at once.
+        const result = await conn.query<Row>(text, params, { parsers: BYTEA_FROM_HEX });
         result.fields.forEach((f) => binaryColumn({ name: f.name, type: f.dataTypeID }));
         return result.rows;
       },
