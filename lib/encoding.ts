@@ -1,8 +1,7 @@
 // Bytes as text: base64, base64url (no padding), hex and percent-decoding, one implementation for
 // keys, tokens, cursors, password hashes, sealed records, signatures and bytea's text form; the
-// SHA-256 digest of
-// a text, the stored form of API keys and tokens (lib/http/credentials.ts) and, as hex, of
-// request hashes; and the big-endian int8 of PostgreSQL's binary forms (int8send,
+// SHA-256 digest of a text, the stored form of API keys and tokens (lib/http/credentials.ts) and,
+// as hex, of request hashes; and the big-endian int8 of PostgreSQL's binary forms (int8send,
 // timestamptz_send).
 
 import { createHash } from "node:crypto";
@@ -39,7 +38,7 @@ export function hexDigit(code: number): number {
 }
 
 /**
- * The bytes that ASCII hex digits stand for (bytea's text form after its \\x), decoded with no
+ * The bytes that ASCII hex digits stand for (bytea's text form after its \x), decoded with no
  * string in between; throws on anything but pairs of digits.
  */
 export function fromHexDigits(digits: Uint8Array): Uint8Array<ArrayBuffer> {
