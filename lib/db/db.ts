@@ -191,7 +191,15 @@ function sqlOver(
 const BYTEA_OID = 17;
 const TEXT_OID = 25;
 
-const BYTEA_FROM_HEX = { [BYTEA_OID]: (text: string) => Uint8Array.fromHex(text.slice(2)) };
+/** bytea's hex text form starts with \x; the escape form (bytea_output = escape) is refused. */
+function hexForm<T extends { length: number }>(text: T, starts: boolean): T {
+  if (!starts) throw new Error("Sql.binary reads bytea in its hex form (bytea_output = hex)");
+  return text;
+}
+
+const BYTEA_FROM_HEX = {
+  [BYTEA_OID]: (text: string) => Uint8Array.fromHex(hexForm(text, text.startsWith("\\x")).slice(2)),
+};
 
 /** Refuses a column Sql.binary does not take, so that both backends answer it alike. */
 function binaryColumn(column: { name: string; type: number }): void {
@@ -216,7 +224,7 @@ function rowsOfRaw(
       row[column.name] = value === null
         ? null
         : column.type === BYTEA_OID
-        ? fromHexDigits(value.subarray(2))
+        ? fromHexDigits(hexForm(value, value[0] === 0x5c && value[1] === 0x78).subarray(2))
         : utf8.decode(value);
     });
     return row;

@@ -217,7 +217,7 @@ test("ads: kept blocks whose snapshots did not change are kept across a new data
   assert.deepEqual(after, fresh);
 });
 
-test("ads cache: keeps to its bound, lets the least recently used go first, keeps an entry in use", () => {
+test("ads cache: keeps to its bound, lets entries not read go first, oldest first, keeps an entry in use", () => {
   const cache = createAdsCache(1000);
   for (let i = 0; i < 10; i++) cache.set(`e${i}`, i, 100);
   assert.equal(cache.held(), 1000);
@@ -235,6 +235,22 @@ test("ads cache: keeps to its bound, lets the least recently used go first, keep
     cache.get(k) !== undefined
   );
   assert.deepEqual(kept, ["e0", ...Array.from({ length: 9 }, (_, i) => `e${31 + i}`)]);
+  // Entries of any size: one read is spared, even when the entry put needs more than half.
+  const sized = createAdsCache(10_000);
+  for (let i = 0; i < 20; i++) sized.set(`s${i}`, i, 10);
+  sized.set("blockA", "A", 4000);
+  for (let i = 0; i < 5; i++) sized.set(`t${i}`, i, 10);
+  assert.equal(sized.get("blockA"), "A");
+  sized.set("blockB", "B", 6000);
+  assert.deepEqual([sized.get("blockA"), sized.get("blockB"), sized.get("t4"), sized.held()], [
+    "A",
+    "B",
+    undefined,
+    10_000,
+  ]);
+  // The entry put stays even when all the others were read: they are spared once, then let go.
+  sized.set("blockC", "C", 7000);
+  assert.deepEqual([sized.get("blockC"), sized.held() <= 10_000], ["C", true]);
   // A value larger than the whole bound is not kept, and nothing is let go for it.
   const evictions = cache.evictions();
   cache.set("huge", "x", 1001);

@@ -72,6 +72,14 @@ test("db: binary reads give bytea as its bytes and text as text, alike on both b
     assert.equal(row.data.length, big.length);
   });
   await assert.rejects(db.sql.binary`select id from blobs`, /neither/);
+  // bytea's escape form would read as other bytes: refused, not misread.
+  await assert.rejects(
+    db.begin(async (tx) => {
+      await tx`set local bytea_output = 'escape'`;
+      await tx.binary`select ${new TextEncoder().encode("ab12")}::bytea as data`;
+    }),
+    /hex form/,
+  );
 });
 
 test("db: hex digits decode to their bytes, and anything else is refused", () => {
