@@ -14,7 +14,8 @@ import {
 import { body, startTestService, test } from "../_server.ts";
 import { startService } from "../../lib/server.ts";
 import { allRoutes } from "../../routes/index.ts";
-import type { Db } from "../../lib/db/db.ts";
+import type { Db, Sql } from "../../lib/db/db.ts";
+import { compile } from "../../lib/db/template.ts";
 import { type AdsApp, atOneDataVersion } from "../../lib/ads/wing.ts";
 import { DataMoved, monthOf, readBlocks } from "../../lib/ads/blocks.ts";
 import { createAdsCache } from "../../lib/ads/cache.ts";
@@ -129,6 +130,54 @@ test("ads: a restarted instance answers at once and exactly as before, loading n
     const seconds = (performance.now() - started) / 1000;
     assert.ok(seconds < 2, `first /ads answered ${seconds.toFixed(2)} s after the start`);
     assert.deepEqual(await answers(second.url, "beta"), before);
+  } finally {
+    await second.shutdown();
+  }
+});
+
+test("coverage: a window asked again is answered from its kept runs, without reading capture blocks", async () => {
+  let captureReads = 0;
+  const counting = (sql: Sql): Sql =>
+    Object.assign(
+      (strings: TemplateStringsArray, ...values: unknown[]) => sql(strings, ...values),
+      {
+        exec: sql.exec,
+        binary: (strings: TemplateStringsArray, ...values: unknown[]) => {
+          if (/ads_capture_parts/.test(compile(strings, values).text)) captureReads++;
+          return sql.binary(strings, ...values);
+        },
+      },
+    ) as Sql;
+  const shared: Db = {
+    ...service.db,
+    sql: counting(service.db.sql),
+    keptPlans: counting(service.db.keptPlans),
+    close: () => Promise.resolve(),
+  };
+  const second = await startService({
+    config: { ...service.app.config, adsCacheMb: 16 },
+    db: shared,
+    clock: service.clock,
+    log: () => {},
+    routes: allRoutes,
+    startWorkers: false,
+  });
+  // Capture blocks read from the cache count too: kept runs need none.
+  const { cache } = (second.app as AdsApp).ads;
+  const cached = cache.get;
+  cache.get = <T>(key: string) => {
+    if (key.startsWith("captures|")) captureReads++;
+    return cached<T>(key);
+  };
+  try {
+    const grant = fx.grants.get("acme")!;
+    const path = `/api/v1/coverage?since=${iso(grant.since)}&until=${iso(grant.since + 20 * DAY)}`;
+    const first = await get(second.url, path, fx.keys.get("acme")!);
+    assert.ok(captureReads > 0, "the first answer read capture blocks");
+    assert.ok(first.data.some((s: Json) => s.captures > 0), "captures counted");
+    captureReads = 0;
+    assert.deepEqual(await get(second.url, path, fx.keys.get("acme")!), first);
+    assert.equal(captureReads, 0, "the second read none");
   } finally {
     await second.shutdown();
   }
