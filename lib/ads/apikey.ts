@@ -236,7 +236,7 @@ function lookupSql(
            a.id as account_id, a.name as account_name,
            g.period_since, g.period_until, g.version::text as grant_version,
            coalesce(array(select x from unnest(g.station_ids) as x
-                           where x in (select id from ads_stations) order by x), '{}')
+                           where x in (select id from ads_stations) order by x collate "C"), '{}')
              as station_ids,
            ${brandFilter}::text = any(g.brand_ids)
              and exists (select from ads_brands where id = ${brandFilter}::text)

@@ -7,6 +7,11 @@ import { DataMoved } from "./blocks.ts";
 import { isoUtc } from "./period.ts";
 import type { Scope } from "./scope.ts";
 
+/** A summary's by_brand item as JSON text, up to its figures. */
+export function brandHead(id: string, name: string): string {
+  return `{"brand_id":${JSON.stringify(id)},"brand_name":${JSON.stringify(name)},`;
+}
+
 export interface Catalog {
   version: string;
   stationNames: Map<string, string>;
@@ -47,9 +52,7 @@ export async function catalogAt(sql: Sql, cache: AdsCache, version: string): Pro
     if (row.kind === "station") catalog.stationNames.set(row.id, row.name);
     else if (row.kind === "brand") {
       catalog.brandNames.set(row.id, row.name);
-      const head = `{"brand_id":${JSON.stringify(row.id)},"brand_name":${
-        JSON.stringify(row.name)
-      },`;
+      const head = brandHead(row.id, row.name);
       catalog.brandHeads.set(row.id, head);
       bytes += 40 + 2 * head.length;
     } else catalog.snapshots.set(Number(row.id), { id: row.name, exportedMs: row.ms });

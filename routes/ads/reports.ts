@@ -4,7 +4,7 @@ import { apiKey } from "../../lib/ads/apikey.ts";
 import { NOTICE_ADS, periodMeta, periodMetaSchema, scopeQuery } from "../../lib/ads/params.ts";
 import { grantScope, resolveScope, visibleSets } from "../../lib/ads/scope.ts";
 import { summarize, type Sums } from "../../lib/ads/figures.ts";
-import { type Catalog, catalogAt, newestSnapshot } from "../../lib/ads/catalog.ts";
+import { brandHead, type Catalog, catalogAt, newestSnapshot } from "../../lib/ads/catalog.ts";
 import { DAY_MS, isoUtc } from "../../lib/ads/period.ts";
 import type { Scope } from "../../lib/ads/scope.ts";
 import { jsonText } from "../../lib/http/router.ts";
@@ -68,8 +68,7 @@ function summaryJson(scope: Scope, sums: Sums | null, catalog: Catalog) {
   const byBrand: string[] = [];
   sums?.brands.ids.forEach((id, b) => {
     if (sums.brands.figures[3 * b] === 0) return;
-    const head = catalog.brandHeads.get(id) ??
-      `{"brand_id":${JSON.stringify(id)},"brand_name":${JSON.stringify(id)},`;
+    const head = catalog.brandHeads.get(id) ?? brandHead(id, id);
     byBrand.push(`${head}${figuresJson(sums.brands.figures, b)}}`);
   });
   const period = scope.period;
@@ -96,7 +95,9 @@ export const routes = [
       "paging: limit and offset are rejected). An occurrence with two granted brands counts " +
       "once in totals, by_station and by_day and once under each granted brand in by_brand. " +
       "by_station lists every station in scope and by_day every UTC date the effective period " +
-      "touches, with zeros; by_brand lists the granted brands that occur. " +
+      "touches, with zeros; by_brand lists the granted brands that occur. by_station and " +
+      "by_brand are in id order (by character code: 'Z' before 'a', 'br.10' before 'br.9'), " +
+      "by_day in date order. " +
       "human_confirmed_duration_seconds sums the durations whose boundaries a person reviewed. " +
       "Whole days come from daily figures and partial days from raw rows, so figures are " +
       "exact. Period rules and order of checks as /api/v1/ads.",

@@ -66,6 +66,9 @@ test("db: binary reads give bytea as its bytes and text as text, alike on both b
   assert.deepEqual([...rows[1].data!], []);
   assert.equal(rows[1].label, null);
   assert.equal(rows[2].data, null);
+  // A plain read gives the same bytes (PGlite through the one-step parser given to it).
+  const [plain] = await db.sql<{ data: Uint8Array }>`select data from blobs where id = ${1}`;
+  assert.ok(plain.data.length === big.length && plain.data.every((byte, i) => byte === big[i]));
   // In a transaction too, and a column that is neither bytea nor text is refused on both.
   await db.begin(async (tx) => {
     const [row] = await tx.binary<{ data: Uint8Array }>`select data from blobs where id = ${1}`;
