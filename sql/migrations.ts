@@ -14,6 +14,7 @@ import m011 from "./011_invitation_secrets.sql" with { type: "text" };
 import m012 from "./012_credential_digests.sql" with { type: "text" };
 import m013 from "./013_idempotency_lapse.sql" with { type: "text" };
 import m014 from "./014_ads_approved_frozen.sql" with { type: "text" };
+import m015 from "./015_id_order.sql" with { type: "text" };
 
 export const migrations: { name: string; text: string }[] = [
   { name: "001_core.sql", text: m001 },
@@ -30,4 +31,5 @@ export const migrations: { name: string; text: string }[] = [
   { name: "012_credential_digests.sql", text: m012 },
   { name: "013_idempotency_lapse.sql", text: m013 },
   { name: "014_ads_approved_frozen.sql", text: m014 },
+  { name: "015_id_order.sql", text: m015 },
 ];

@@ -10,6 +10,11 @@ import { type Service, startService } from "../lib/server.ts";
 import { allRoutes } from "../routes/index.ts";
 
 export const PG_URL = Deno.env.get("DATABASE_URL") || null;
+/**
+ * TEST_ICU_LOCALE=en-US: every test service's PostgreSQL database collates text by that ICU
+ * locale, so that a rule resting on the server's default collation fails.
+ */
+const ICU_LOCALE = Deno.env.get("TEST_ICU_LOCALE") === "en-US" ? "en-US" : undefined;
 /** PostgreSQL for tests that need a real server whatever the mode (proxies, subprocesses). */
 export const PG_FALLBACK_URL = PG_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
@@ -42,14 +47,22 @@ function adminUrl(url: string, database: string): string {
   return u.toString();
 }
 
-/** A fresh, empty database: returns its URL (null for PGlite) and a function that drops it. */
+/**
+ * A fresh, empty database: returns its URL (null for PGlite) and a function that drops it. With
+ * `icuLocale`, its default collation is that ICU locale's (text ordered alphabetically, not by
+ * character code), as a server initialised with ICU would make it.
+ */
 export async function freshDatabase(
   baseUrl: string | null = PG_URL,
+  icuLocale?: "en-US",
 ): Promise<{ url: string | null; drop(): Promise<void> }> {
   if (!baseUrl) return { url: null, drop: () => Promise.resolve() };
   const name = "onda_t_" + crypto.randomUUID().replaceAll("-", "").slice(0, 16);
   const admin = postgres(adminUrl(baseUrl, "postgres"), { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
+  await admin.unsafe(
+    `create database ${name}` +
+      (icuLocale ? ` template template0 locale_provider icu icu_locale '${icuLocale}'` : ""),
+  );
   await admin.end();
   return {
     url: adminUrl(baseUrl, name),
@@ -80,10 +93,12 @@ export interface TestServiceOptions {
   startWorkers?: boolean;
   /** Wraps the database handle (e.g. to simulate an unresponsive database). */
   wrapDb?: (db: Db) => Db;
+  /** On PostgreSQL, a database whose default collation is this ICU locale's. */
+  icuLocale?: "en-US";
 }
 
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
-  const database = await freshDatabase();
+  const database = await freshDatabase(PG_URL, options.icuLocale ?? ICU_LOCALE);
   const config = loadConfig({
     PORT: "0",
     HOST: "127.0.0.1",

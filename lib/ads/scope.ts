@@ -3,7 +3,7 @@
 // is served, starts within the effective period (the request's period within the grant) and its
 // brand set is one the account may see (the brand_id filter's, when given); it shows only the
 // brands its set shows. Which sets an account may see, and what they show, is one SQL definition
-// (ads_visible_sets, sql/006_ads_blocks.sql): this module reads its result and applies it.
+// (ads_visible_sets, sql/015_id_order.sql): this module reads its result and applies it.
 
 import type { AdsPrincipal } from "./apikey.ts";
 import { frag, type Fragment, type Sql } from "../db/db.ts";

@@ -31,7 +31,9 @@ const occurrenceSchema = s.named(
     duration_seconds: s.number({ min: 0, example: 30 }),
     duration_precision: s.enumOf(["estimated", "detected", "human_confirmed"]),
     review_state: s.enumOf(["confirmed"]),
-    brands: s.array(brandSchema, { description: "Only the granted brands." }),
+    brands: s.array(brandSchema, {
+      description: "Only the granted brands, in id order by character code ('Z' before 'a').",
+    }),
   }, {
     example: {
       id: "3f1c2a9e-8b7d-4c6e-9a5f-0d2b4e6f8a1c",

@@ -53,7 +53,7 @@ export const routes = [
     tag: "ads",
     summary: "The account and its effective permissions",
     description: "Needs only a valid key (no permission). Lists the key's permissions, the " +
-      "granted stations and brands that exist (sorted by id), the granted period (null when the " +
+      "granted stations and brands that exist (in id order by character code: 'Z' before 'a'), the granted period (null when the " +
       "account has no grant) and every limit of the API. Counts against the rate limit.",
     auth: apiKey(null),
     responses: { 200: { description: "The caller.", schema: whoamiSchema } },
@@ -61,10 +61,12 @@ export const routes = [
     handler: async ({ app, principal }) => {
       const [names] = await principal.reads.sql<{ stations: unknown; brands: unknown }>`
         select
-          coalesce((select json_agg(json_build_object('id', s.id, 'name', s.name) order by s.id)
+          coalesce((select json_agg(json_build_object('id', s.id, 'name', s.name)
+                                    order by s.id collate "C")
                       from ads_stations s where s.id = any(${principal.stations}::text[])),
                    '[]'::json) as stations,
-          coalesce((select json_agg(json_build_object('id', b.id, 'name', b.name) order by b.id)
+          coalesce((select json_agg(json_build_object('id', b.id, 'name', b.name)
+                                    order by b.id collate "C")
                       from ads_brands b
                      where b.id in (select unnest(${
         grantedBrandsSql({ accountId: principal.account.id, grantVersion: principal.grantVersion })

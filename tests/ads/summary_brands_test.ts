@@ -97,6 +97,33 @@ test("summary: by_brand lists each granted brand once, in id order, merged over 
   );
 });
 
+test("brand and station lists are in id order by character code: whoami's scope, a row's brands", async () => {
+  const key = await addAccount(service, "lists", {
+    stations: ["st-b", "ST-z"],
+    brands: GRANTED,
+    since: since - 10 * DAY,
+    until: until + 10 * DAY,
+  });
+  const headers = { authorization: `Bearer ${key}` };
+  const byCode = (ids: string[]) => [...ids].sort((a, b) => a < b ? -1 : a > b ? 1 : 0);
+  // deno-lint-ignore no-explicit-any
+  const whoami = await body<any>(await service.fetch("/api/v1/whoami", { headers }));
+  assert.deepEqual(whoami.data.scope.stations.map((s: { id: string }) => s.id), ["ST-z", "st-b"]);
+  assert.deepEqual(whoami.data.scope.brands.map((b: { id: string }) => b.id), byCode(GRANTED));
+  // The set ["br.10", "Zeta"] shows both, "Zeta" first; ["E-mile", "_hidden"] shows "E-mile".
+  const res = await service.fetch(
+    `/api/v1/ads?since=${iso(since)}&until=${iso(since + 3 * DAY)}&limit=100`,
+    { headers },
+  );
+  // deno-lint-ignore no-explicit-any
+  const page = await body<any>(res);
+  assert.equal(res.status, 200, JSON.stringify(page));
+  const lists = new Set(
+    page.data.map((o: { brands: { id: string }[] }) => o.brands.map((b) => b.id).join(" ")),
+  );
+  assert.deepEqual([...lists].sort(), ["E-mile", "Zeta", "Zeta br.10", "alpha", "br.9"]);
+});
+
 test("summary brands: close the service", async () => {
   await service.close();
 });
