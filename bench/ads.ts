@@ -234,6 +234,10 @@ function recording(db: Db, log: { text: string; params: unknown[] }[]): Db {
           log.push(compile(strings, values));
           return sql.binary(strings, ...values);
         },
+        binaryLarge: (strings: TemplateStringsArray, ...values: unknown[]) => {
+          log.push(compile(strings, values));
+          return sql.binaryLarge(strings, ...values);
+        },
       },
     ) as Sql;
   return { ...db, sql: record(db.sql), keptPlans: record(db.keptPlans) };

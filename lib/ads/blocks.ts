@@ -128,6 +128,9 @@ const KINDS = {
     data: frag`p.cells`,
     unit: frag`p.month`,
     decode: decodeCells,
+    // Tens of kilobytes a part: read as their bytes, not as hex digits (Sql.binaryLarge); the
+    // bytes may lie in the driver's buffer, which is fine as cells are not kept (below).
+    large: true,
     // A month's cells are only ever added up into a grant's month figures (figures.ts), which are
     // kept instead: a fraction of their bytes, so the cache holds many more months.
     kept: false,
@@ -137,6 +140,7 @@ const KINDS = {
     data: frag`p.records`,
     unit: frag`p.day`,
     decode: decodeRecords,
+    large: false,
     kept: true,
   },
   captures: {
@@ -144,11 +148,19 @@ const KINDS = {
     data: frag`p.captures`,
     unit: frag`p.month`,
     decode: decodeCaptures,
+    large: false,
     kept: true,
   },
 } satisfies Record<
   BlockKind,
-  { table: Fragment; data: Fragment; unit: Fragment; decode: unknown; kept: boolean }
+  {
+    table: Fragment;
+    data: Fragment;
+    unit: Fragment;
+    decode: unknown;
+    large: boolean;
+    kept: boolean;
+  }
 >;
 
 interface BlockTypes {
@@ -204,7 +216,7 @@ export async function readBlocks<K extends BlockKind>(
   for (let from = 0; from < stale.length; from += PARTS_PER_STATEMENT) {
     const chunk = stale.slice(from, from + PARTS_PER_STATEMENT);
     const known = kept.slice(from, from + PARTS_PER_STATEMENT).map((k) => k?.stamp ?? "");
-    const rows = await sql.binary<
+    const rows = await (spec.large ? sql.binaryLarge : sql.binary)<
       {
         data_version: string;
         station_id: string | null;

@@ -75,24 +75,23 @@ const monthKey = (r: ReadAt, month: number) =>
 
 function addUp(r: ReadAt, blocks: CellBlock[], firstDay: number): MonthFigures {
   const stationDays = new Float64Array(3 * MONTH_DAYS * blocks.length);
-  const brandIndex = new Map<string, number>();
-  let perBrand = new Float64Array(3 * CUM_DAYS * 64);
+  // The brands shown first, in id order (a summary merges months instead of looking brands up and
+  // sorting them): each cell's figures then go straight to their brands' places, in one array of
+  // the size kept, with nothing grown or copied on the way.
+  const shown = new Set<string>();
+  for (const block of blocks) {
+    for (const set of block.sets) for (const id of r.sets.shown(set) ?? []) shown.add(id);
+  }
+  const brands = [...shown].sort(byId);
+  const brandAt = new Map(brands.map((id, b) => [id, 3 * CUM_DAYS * b]));
+  const brandCum = new Float64Array(3 * CUM_DAYS * brands.length);
   blocks.forEach((block, station) => {
     let set = NaN;
     let at: number[] | null = null;
     for (let i = 0, n = cellCount(block); i < n; i++) {
       if (cellSet(block, i) !== set) {
         set = cellSet(block, i);
-        at = r.sets.shown(set)?.map((id) => {
-          let b = brandIndex.get(id);
-          if (b === undefined) brandIndex.set(id, b = brandIndex.size);
-          return 3 * CUM_DAYS * b;
-        }) ?? null;
-        while (3 * CUM_DAYS * brandIndex.size > perBrand.length) {
-          const grown = new Float64Array(2 * perBrand.length);
-          grown.set(perBrand);
-          perBrand = grown;
-        }
+        at = r.sets.shown(set)?.map((id) => brandAt.get(id)!) ?? null;
       }
       if (!at) continue;
       const d = cellDay(block, i) - firstDay;
@@ -100,22 +99,18 @@ function addUp(r: ReadAt, blocks: CellBlock[], firstDay: number): MonthFigures {
         const value = cellFigure(block, i, f);
         stationDays[3 * (MONTH_DAYS * station + d) + f] += value;
         // Brand b's day d, held at d + 1 until the running totals are taken below.
-        for (const base of at) perBrand[base + 3 * (d + 1) + f] += value;
+        for (const base of at) brandCum[base + 3 * (d + 1) + f] += value;
       }
     }
   });
-  // In id order, so that a summary merges months instead of looking brands up and sorting them.
-  const brands = [...brandIndex.keys()].sort(byId);
-  const brandCum = new Float64Array(3 * CUM_DAYS * brands.length);
-  brands.forEach((id, b) => {
-    const from = 3 * CUM_DAYS * brandIndex.get(id)!;
+  // In place: what is held at d + 1 becomes the figures of days [0, d + 1).
+  for (let b = 0; b < brands.length; b++) {
     for (let d = 1; d < CUM_DAYS; d++) {
       for (let f = 0; f < 3; f++) {
-        brandCum[3 * (CUM_DAYS * b + d) + f] = brandCum[3 * (CUM_DAYS * b + d - 1) + f] +
-          perBrand[from + 3 * d + f];
+        brandCum[3 * (CUM_DAYS * b + d) + f] += brandCum[3 * (CUM_DAYS * b + d - 1) + f];
       }
     }
-  });
+  }
   return { version: r.version, stationDays, brands, brandCum };
 }
 

@@ -30,6 +30,8 @@ export function abandonable(db: Db, signal: AbortSignal): Db {
         exec: (script: string) => unlessGivenUp(() => sql.exec(script)),
         binary: (strings: TemplateStringsArray, ...values: unknown[]) =>
           unlessGivenUp(() => sql.binary(strings, ...values)),
+        binaryLarge: (strings: TemplateStringsArray, ...values: unknown[]) =>
+          unlessGivenUp(() => sql.binaryLarge(strings, ...values)),
       },
     ) as Sql;
   const commitUnlessGivenUp = async <T>(work: Promise<T>): Promise<T> => {

@@ -29,6 +29,17 @@ export interface Sql {
    * ads API's packed parts: text the size of the data, garbage at once).
    */
   binary<T extends Row = Row>(strings: TemplateStringsArray, ...values: unknown[]): Promise<T[]>;
+  /**
+   * Like binary, for values of tens of kilobytes and more: on PostgreSQL a bytea value comes as
+   * its bytes (its text form is twice as many hex digits, which the driver assembles and the heap
+   * lets go again), through a cursor, which costs a second query: slower than binary for small
+   * values. The bytes may share a buffer with the rest of the result: what is kept past the read
+   * is copied.
+   */
+  binaryLarge<T extends Row = Row>(
+    strings: TemplateStringsArray,
+    ...values: unknown[]
+  ): Promise<T[]>;
 }
 
 /**
@@ -175,6 +186,7 @@ async function counted<T>(busy: Busy, work: () => Promise<T>) {
 function sqlOver(
   query: (text: string, params: unknown[]) => Promise<Row[]>,
   binary: (text: string, params: unknown[]) => Promise<Row[]>,
+  binaryLarge: (text: string, params: unknown[]) => Promise<Row[]>,
   exec: (script: string) => Promise<unknown>,
   busy?: Busy,
 ): Sql {
@@ -185,6 +197,7 @@ function sqlOver(
   return Object.assign(over(query), {
     exec: (script: string) => exec(script).then(() => {}),
     binary: over(binary),
+    binaryLarge: over(binaryLarge),
   }) as Sql;
 }
 
@@ -237,6 +250,55 @@ function rowsOfRaw(
     });
     return row;
   });
+}
+
+/**
+ * A read in PostgreSQL's binary format, through a binary cursor on a connection `conn` holds
+ * alone (reserved, or its transaction's): its FETCH goes over the simple protocol, whose rows come
+ * in the cursor's format (over the extended one, Bind would ask for text), with the values as
+ * postgres.js received them. A bytea value is its bytes, text its UTF-8; the statement keeps its
+ * parameters. WITH HOLD lets the cursor outlive the implicit transaction of its DECLARE, so both
+ * queries go out together, in one round trip. One read at a time per connection (the cursor has
+ * one name); after a failure every cursor of the connection is closed, so none is left to the
+ * next read.
+ */
+async function readBinaryFormat(conn: postgres.Sql, text: string, params: unknown[]) {
+  const [declared, fetched] = await Promise.allSettled([
+    conn.unsafe(`declare onda_binary binary cursor with hold for ${text}`, params as never[], {
+      prepare: true,
+    }),
+    // One simple query of two statements; the CLOSE adds no result.
+    conn.unsafe("fetch all from onda_binary; close onda_binary").simple().raw(),
+  ]);
+  if (declared.status === "rejected" || fetched.status === "rejected") {
+    await conn.unsafe("close all").simple().catch(() => {});
+    throw declared.status === "rejected"
+      ? declared.reason
+      : (fetched as PromiseRejectedResult).reason;
+  }
+  const result = fetched.value as unknown as
+    & (Uint8Array | null)[][]
+    & { columns: { name: string; type: number }[] };
+  result.columns.forEach(binaryColumn);
+  const utf8 = new TextDecoder();
+  return result.map((values) => {
+    const row: Row = {};
+    result.columns.forEach((column, i) => {
+      const value = values[i];
+      row[column.name] = value === null || column.type === BYTEA_OID ? value : utf8.decode(value);
+    });
+    return row;
+  });
+}
+
+/** fn on a connection of the pool's, held alone until fn settles. */
+async function reserved<T>(pool: postgres.Sql, fn: (conn: postgres.Sql) => Promise<T>) {
+  const conn = await pool.reserve();
+  try {
+    return await fn(conn);
+  } finally {
+    conn.release();
+  }
 }
 
 export interface DbOptions {
@@ -326,7 +388,8 @@ function openPostgres(url: string, max: number): Db {
   } as any);
   const main = { count: 0 }, kept = { count: 0 };
   // A transaction's statements run on its one connection, counted once with the transaction.
-  const bind = (conn: postgres.Sql, busy?: Busy) =>
+  // A large binary read outside one reserves a connection for its cursor.
+  const bind = (conn: postgres.Sql, busy?: Busy, tx?: postgres.Sql) =>
     sqlOver(
       // unsafe() is the entry point that takes prepared $n text; the parameters stay
       // parameters. prepare:true caches the statement per connection.
@@ -336,6 +399,10 @@ function openPostgres(url: string, max: number): Db {
         // deno-lint-ignore no-explicit-any
         conn.unsafe(text, params as any[], { prepare: true }).raw().then(rowsOfRaw as any)
           .catch(rethrow),
+      (text, params) =>
+        (tx
+          ? readBinaryFormat(tx, text, params)
+          : reserved(conn, (own) => readBinaryFormat(own, text, params))).catch(rethrow),
       (script) => conn.unsafe(script).catch(rethrow),
       busy,
     );
@@ -345,7 +412,8 @@ function openPostgres(url: string, max: number): Db {
     keptPlans: bind(keptPlans, kept),
     begin: (fn) =>
       // deno-lint-ignore no-explicit-any
-      counted(main, () => client.begin((tx) => fn(bind(tx as any)))).catch(rethrow) as any,
+      counted(main, () => client.begin((tx) => fn(bind(tx as any, undefined, tx as any))))
+        .catch(rethrow) as any,
     pools: () => [
       { pool: "main", busy: main.count, max },
       { pool: "kept", busy: kept.count, max },
@@ -357,7 +425,7 @@ function openPostgres(url: string, max: number): Db {
       // deno-lint-ignore no-explicit-any
       client.begin((tx: any) =>
         fn(
-          bind(tx),
+          bind(tx, undefined, tx),
           copyFrom("stdin", async (statement, data) => {
             await pipeline(Readable.from(data), await tx.unsafe(statement).writable());
           }),
@@ -391,18 +459,21 @@ async function openPglite(dataDir: string): Promise<Db> {
   const pg = await PGlite.create(memory ? dataDir : `${dataDir}/pgdata`, PGLITE_BYTEA);
   // One connection: every statement and transaction outside a transaction counts as its work.
   const main = { count: 0 };
-  const bind = (conn: Pick<PGlite, "query" | "exec">, busy?: Busy) =>
-    sqlOver(
+  const bind = (conn: Pick<PGlite, "query" | "exec">, busy?: Busy) => {
+    // PGlite hands bytea over as bytes already (PGLITE_BYTEA), whatever their size.
+    const binary = async (text: string, params: unknown[]) => {
+      const result = await conn.query<Row>(text, params);
+      result.fields.forEach((f) => binaryColumn({ name: f.name, type: f.dataTypeID }));
+      return result.rows;
+    };
+    return sqlOver(
       async (text, params) => (await conn.query<Row>(text, params)).rows,
-      async (text, params) => {
-        // PGlite hands bytea over as bytes already (PGLITE_BYTEA).
-        const result = await conn.query<Row>(text, params);
-        result.fields.forEach((f) => binaryColumn({ name: f.name, type: f.dataTypeID }));
-        return result.rows;
-      },
+      binary,
+      binary,
       (script) => conn.exec(script),
       busy,
     );
+  };
   const sql = bind(pg, main);
   return {
     kind: "pglite",

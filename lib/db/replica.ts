@@ -114,6 +114,8 @@ export async function openReadReplica(
         exec: (script: string) => primary.sql.exec(script),
         binary: (strings: TemplateStringsArray, ...values: unknown[]) =>
           onReplica((d) => pick(d).binary(strings, ...values)),
+        binaryLarge: (strings: TemplateStringsArray, ...values: unknown[]) =>
+          onReplica((d) => pick(d).binaryLarge(strings, ...values)),
       },
     ) as Sql;
 

@@ -146,6 +146,7 @@ test("coverage: a window asked again is answered from its kept runs, without rea
           if (/ads_capture_parts/.test(compile(strings, values).text)) captureReads++;
           return sql.binary(strings, ...values);
         },
+        binaryLarge: sql.binaryLarge,
       },
     ) as Sql;
   const shared: Db = {

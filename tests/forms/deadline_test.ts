@@ -30,7 +30,7 @@ function heldAnswers() {
         pending.push(held.catch(() => {}));
         return held as Promise<T[]>;
       },
-      { exec: sql.exec, binary: sql.binary },
+      { exec: sql.exec, binary: sql.binary, binaryLarge: sql.binaryLarge },
     ) as Sql;
   return {
     hold(what: RegExp) {

@@ -142,7 +142,7 @@ test("status: 503 degraded when the database does not answer within 2 s", async 
         // deno-lint-ignore no-explicit-any
         (strings: TemplateStringsArray, ...values: unknown[]): Promise<any[]> =>
           hang ? new Promise(() => {}) : db.sql(strings, ...values),
-        { exec: db.sql.exec, binary: db.sql.binary },
+        { exec: db.sql.exec, binary: db.sql.binary, binaryLarge: db.sql.binaryLarge },
       );
       return { ...db, sql: sql as Db["sql"] };
     },

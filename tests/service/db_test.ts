@@ -48,41 +48,80 @@ test("db: arrays, dates and json round-trip", async () => {
   assert.deepEqual(row.j, { k: 1 });
 });
 
-test("db: binary reads give bytea as its bytes and text as text, alike on both backends", async () => {
-  // Every byte value, and more than a socket read or a driver buffer holds.
-  const big = new Uint8Array(3 * 1024 * 1024 + 7).map((_, i) => (i * 7919 + (i >> 8)) & 255);
-  await db.sql.exec("create table blobs (id int primary key, data bytea, label text)");
-  await db.sql`insert into blobs values (${1}, ${big}, ${"grand — ü"}), (${2}, ${new Uint8Array(
-    0,
-  )}, ${null}),
-                                        (${3}, ${null}, ${"nothing"})`;
-  const rows = await db.sql.binary<{ id: string; data: Uint8Array | null; label: string | null }>`
-    select id::text, data, label from blobs order by id`;
-  assert.deepEqual(rows.map((r) => r.id), ["1", "2", "3"]);
-  assert.ok(rows[0].data instanceof Uint8Array);
-  assert.equal(rows[0].data!.length, big.length);
-  assert.ok(rows[0].data!.every((byte, i) => byte === big[i]), "the bytes as written");
-  assert.equal(rows[0].label, "grand — ü");
-  assert.deepEqual([...rows[1].data!], []);
-  assert.equal(rows[1].label, null);
-  assert.equal(rows[2].data, null);
-  // A plain read gives the same bytes (PGlite through the one-step parser given to it).
+// Every byte value, and more than a socket read or a driver buffer holds.
+const big = new Uint8Array(3 * 1024 * 1024 + 7).map((_, i) => (i * 7919 + (i >> 8)) & 255);
+await db.sql.exec("create table blobs (id int primary key, data bytea, label text)");
+await db.sql`insert into blobs values (${1}, ${big}, ${"grand — ü"}), (${2}, ${new Uint8Array(
+  0,
+)}, ${null}),
+                                      (${3}, ${null}, ${"nothing"})`;
+
+for (const read of ["binary", "binaryLarge"] as const) {
+  test(`db: ${read} reads give bytea as its bytes and text as text, alike on both backends`, async () => {
+    const rows = await db.sql[read]<
+      { id: string; data: Uint8Array | null; label: string | null }
+    >`select id::text, data, label from blobs order by id`;
+    assert.deepEqual(rows.map((r) => r.id), ["1", "2", "3"]);
+    assert.ok(rows[0].data instanceof Uint8Array);
+    assert.equal(rows[0].data!.length, big.length);
+    assert.ok(rows[0].data!.every((byte, i) => byte === big[i]), "the bytes as written");
+    assert.equal(rows[0].label, "grand — ü");
+    assert.deepEqual([...rows[1].data!], []);
+    assert.equal(rows[1].label, null);
+    assert.equal(rows[2].data, null);
+    // In a transaction too, beside its own writes, twice in turn; a column that is neither bytea
+    // nor text is refused on both.
+    await db.begin(async (tx) => {
+      await tx`insert into blobs values (${9}, ${new Uint8Array([1, 2, 3])}, ${"mine"})`;
+      const [row] = await tx[read]<{ data: Uint8Array }>`select data from blobs where id = ${1}`;
+      assert.equal(row.data.length, big.length);
+      const [mine] = await tx[read]<{ data: Uint8Array }>`select data from blobs where id = ${9}`;
+      assert.deepEqual([...mine.data], [1, 2, 3]);
+      throw new Error("rolled back");
+    }).catch((err) => assert.equal(err.message, "rolled back"));
+    await assert.rejects(db.sql[read]`select id from blobs`, /neither/);
+  });
+}
+
+test("db: a plain read gives the same bytes (PGlite through the one-step parser given to it)", async () => {
   const [plain] = await db.sql<{ data: Uint8Array }>`select data from blobs where id = ${1}`;
   assert.ok(plain.data.length === big.length && plain.data.every((byte, i) => byte === big[i]));
-  // In a transaction too, and a column that is neither bytea nor text is refused on both.
-  await db.begin(async (tx) => {
-    const [row] = await tx.binary<{ data: Uint8Array }>`select data from blobs where id = ${1}`;
-    assert.equal(row.data.length, big.length);
-  });
-  await assert.rejects(db.sql.binary`select id from blobs`, /neither/);
-  // bytea's escape form would read as other bytes: refused, not misread.
-  await assert.rejects(
+});
+
+test("db: bytea's escape form is refused where bytea is read as text, not misread", async () => {
+  const escaped = (read: "binary" | "binaryLarge") =>
     db.begin(async (tx) => {
       await tx`set local bytea_output = 'escape'`;
-      await tx.binary`select ${new TextEncoder().encode("ab12")}::bytea as data`;
-    }),
-    /hex form/,
+      return await tx[read]<{ data: Uint8Array }>`
+        select ${new TextEncoder().encode("ab\\12")}::bytea as data`;
+    });
+  await assert.rejects(escaped("binary"), /hex form/);
+  // On PostgreSQL binaryLarge reads the bytes themselves, whatever bytea_output says.
+  if (db.kind === "postgres") {
+    assert.deepEqual([...(await escaped("binaryLarge"))[0].data], [
+      ...new TextEncoder().encode("ab\\12"),
+    ]);
+  } else await assert.rejects(escaped("binaryLarge"), /hex form/);
+});
+
+test("db: a large binary read that fails leaves its connection able to read again", async () => {
+  // More failures than the pool has connections, each with its cursor declared or not: the next
+  // reads, on every connection, must not find a cursor left over.
+  const failing = Array.from(
+    { length: 24 },
+    (_, i) =>
+      i % 2
+        ? db.sql.binaryLarge`select (1 / (${i} - ${i}))::text as label`
+        : db.sql.binaryLarge`select label from no_such_table`,
   );
+  for (const result of await Promise.allSettled(failing)) assert.equal(result.status, "rejected");
+  const labels = await Promise.all(
+    Array.from(
+      { length: 24 },
+      () => db.sql.binaryLarge<{ label: string }>`select label from blobs where id = ${3}`,
+    ),
+  );
+  assert.ok(labels.every(([row]) => row.label === "nothing"));
 });
 
 test("db: hex digits decode to their bytes, and anything else is refused", () => {

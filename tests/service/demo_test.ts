@@ -169,7 +169,7 @@ test("demo: a re-run completes the grant of an account a failed run left without
       /insert into ads_grants/.test(strings.join(""))
         ? Promise.reject(new Error("connection lost"))
         : db.sql(strings, ...values),
-    { exec: db.sql.exec, binary: db.sql.binary },
+    { exec: db.sql.exec, binary: db.sql.binary, binaryLarge: db.sql.binaryLarge },
   ) as Sql;
   try {
     await assert.rejects(
