@@ -259,8 +259,8 @@ function rowsOfRaw(
  * postgres.js received them. A bytea value is its bytes, text its UTF-8; the statement keeps its
  * parameters. WITH HOLD lets the cursor outlive the implicit transaction of its DECLARE, so both
  * queries go out together, in one round trip. One read at a time per connection (the cursor has
- * one name); after a failure every cursor of the connection is closed, so none is left to the
- * next read.
+ * one name): a DECLARE that fails leaves none, and after a FETCH that fails the connection's
+ * cursors are closed.
  */
 async function readBinaryFormat(conn: postgres.Sql, text: string, params: unknown[]) {
   const [declared, fetched] = await Promise.allSettled([
@@ -270,11 +270,11 @@ async function readBinaryFormat(conn: postgres.Sql, text: string, params: unknow
     // One simple query of two statements; the CLOSE adds no result.
     conn.unsafe("fetch all from onda_binary; close onda_binary").simple().raw(),
   ]);
-  if (declared.status === "rejected" || fetched.status === "rejected") {
-    await conn.unsafe("close all").simple().catch(() => {});
-    throw declared.status === "rejected"
-      ? declared.reason
-      : (fetched as PromiseRejectedResult).reason;
+  if (declared.status === "rejected") throw declared.reason;
+  if (fetched.status === "rejected") {
+    // The FETCH failed on a declared cursor (a type without a binary form), or the connection did.
+    if (!isConnectionError(fetched.reason)) await conn.unsafe("close all").simple();
+    throw fetched.reason;
   }
   const result = fetched.value as unknown as
     & (Uint8Array | null)[][]
@@ -389,7 +389,7 @@ function openPostgres(url: string, max: number): Db {
   const main = { count: 0 }, kept = { count: 0 };
   // A transaction's statements run on its one connection, counted once with the transaction.
   // A large binary read outside one reserves a connection for its cursor.
-  const bind = (conn: postgres.Sql, busy?: Busy, tx?: postgres.Sql) =>
+  const bind = (conn: postgres.Sql, busy?: Busy, inTransaction = false) =>
     sqlOver(
       // unsafe() is the entry point that takes prepared $n text; the parameters stay
       // parameters. prepare:true caches the statement per connection.
@@ -400,8 +400,8 @@ function openPostgres(url: string, max: number): Db {
         conn.unsafe(text, params as any[], { prepare: true }).raw().then(rowsOfRaw as any)
           .catch(rethrow),
       (text, params) =>
-        (tx
-          ? readBinaryFormat(tx, text, params)
+        (inTransaction
+          ? readBinaryFormat(conn, text, params)
           : reserved(conn, (own) => readBinaryFormat(own, text, params))).catch(rethrow),
       (script) => conn.unsafe(script).catch(rethrow),
       busy,
@@ -410,10 +410,13 @@ function openPostgres(url: string, max: number): Db {
     kind: "postgres",
     sql: bind(client, main),
     keptPlans: bind(keptPlans, kept),
-    begin: (fn) =>
-      // deno-lint-ignore no-explicit-any
-      counted(main, () => client.begin((tx) => fn(bind(tx as any, undefined, tx as any))))
-        .catch(rethrow) as any,
+    begin: <T>(fn: (tx: Sql) => Promise<T>) =>
+      counted(
+        main,
+        () => client.begin((tx) => fn(bind(tx as unknown as postgres.Sql, undefined, true))),
+      ).catch(
+        rethrow,
+      ) as Promise<T>,
     pools: () => [
       { pool: "main", busy: main.count, max },
       { pool: "kept", busy: kept.count, max },
@@ -425,7 +428,7 @@ function openPostgres(url: string, max: number): Db {
       // deno-lint-ignore no-explicit-any
       client.begin((tx: any) =>
         fn(
-          bind(tx, undefined, tx),
+          bind(tx, undefined, true),
           copyFrom("stdin", async (statement, data) => {
             await pipeline(Readable.from(data), await tx.unsafe(statement).writable());
           }),
