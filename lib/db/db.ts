@@ -229,13 +229,14 @@ function binaryColumn(column: { name: string; type: number }): void {
   }
 }
 
+/** A postgres.js raw result: each value as the bytes it came as. */
+type RawResult = (Uint8Array | null)[][] & { columns: { name: string; type: number }[] };
+
 /**
- * Rows of a postgres.js raw result, whose values are their text form's bytes: a bytea column's
- * are \x and hex digits, decoded straight into bytes.
+ * Rows of a raw result, text values decoded from UTF-8 and bytea ones by `bytea` from the form
+ * they came in.
  */
-function rowsOfRaw(
-  result: (Uint8Array | null)[][] & { columns: { name: string; type: number }[] },
-): Row[] {
+function rowsOfRaw(result: RawResult, bytea: (value: Uint8Array) => Uint8Array): Row[] {
   result.columns.forEach(binaryColumn);
   const utf8 = new TextDecoder();
   return result.map((values) => {
@@ -245,12 +246,16 @@ function rowsOfRaw(
       row[column.name] = value === null
         ? null
         : column.type === BYTEA_OID
-        ? fromHexDigits(hexForm(value, value[0] === 0x5c && value[1] === 0x78).subarray(2))
+        ? bytea(value)
         : utf8.decode(value);
     });
     return row;
   });
 }
+
+/** A bytea value's text form, \x and hex digits, decoded straight into bytes. */
+const fromHexForm = (value: Uint8Array) =>
+  fromHexDigits(hexForm(value, value[0] === 0x5c && value[1] === 0x78).subarray(2));
 
 /**
  * A read in PostgreSQL's binary format, through a binary cursor on a connection `conn` holds
@@ -276,19 +281,8 @@ async function readBinaryFormat(conn: postgres.Sql, text: string, params: unknow
     if (!isConnectionError(fetched.reason)) await conn.unsafe("close all").simple();
     throw fetched.reason;
   }
-  const result = fetched.value as unknown as
-    & (Uint8Array | null)[][]
-    & { columns: { name: string; type: number }[] };
-  result.columns.forEach(binaryColumn);
-  const utf8 = new TextDecoder();
-  return result.map((values) => {
-    const row: Row = {};
-    result.columns.forEach((column, i) => {
-      const value = values[i];
-      row[column.name] = value === null || column.type === BYTEA_OID ? value : utf8.decode(value);
-    });
-    return row;
-  });
+  // In the binary format, a bytea value is its bytes.
+  return rowsOfRaw(fetched.value as unknown as RawResult, (bytes) => bytes);
 }
 
 /** fn on a connection of the pool's, held alone until fn settles. */
@@ -397,7 +391,8 @@ function openPostgres(url: string, max: number): Db {
       (text, params) => conn.unsafe(text, params as any[], { prepare: true }).catch(rethrow),
       (text, params) =>
         // deno-lint-ignore no-explicit-any
-        conn.unsafe(text, params as any[], { prepare: true }).raw().then(rowsOfRaw as any)
+        conn.unsafe(text, params as any[], { prepare: true }).raw()
+          .then((result) => rowsOfRaw(result as unknown as RawResult, fromHexForm))
           .catch(rethrow),
       (text, params) =>
         (inTransaction
