@@ -128,7 +128,7 @@ const KINDS = {
     data: frag`p.cells`,
     unit: frag`p.month`,
     decode: decodeCells,
-    // Tens of kilobytes a part: read as their bytes, not as hex digits (Sql.binaryLarge); the
+    // The largest parts by far: read as their bytes, not as hex digits (Sql.binaryLarge); the
     // bytes may lie in the driver's buffer, which is fine as cells are not kept (below).
     large: true,
     // A month's cells are only ever added up into a grant's month figures (figures.ts), which are

@@ -30,11 +30,11 @@ export interface Sql {
    */
   binary<T extends Row = Row>(strings: TemplateStringsArray, ...values: unknown[]): Promise<T[]>;
   /**
-   * Like binary, for values of tens of kilobytes and more: on PostgreSQL a bytea value comes as
-   * its bytes (its text form is twice as many hex digits, which the driver assembles and the heap
-   * lets go again), through a cursor, which costs a second query: slower than binary for small
-   * values. The bytes may share a buffer with the rest of the result: what is kept past the read
-   * is copied.
+   * Like binary, for large values: on PostgreSQL a bytea value comes as its bytes (its text form
+   * is twice as many hex digits, which the driver assembles and the heap lets go again), through
+   * a cursor in a transaction, which costs more statements: slower than binary for small values.
+   * The bytes may share a buffer with the rest of the result: what is kept past the read is
+   * copied.
    */
   binaryLarge<T extends Row = Row>(
     strings: TemplateStringsArray,
@@ -261,31 +261,40 @@ const fromHexForm = (value: Uint8Array) =>
  * A read in PostgreSQL's binary format, through a binary cursor on a connection `conn` holds
  * alone (reserved, or its transaction's): its FETCH goes over the simple protocol, whose rows come
  * in the cursor's format (over the extended one, Bind would ask for text), with the values as
- * postgres.js received them. A bytea value is its bytes, text its UTF-8; the statement keeps its
- * parameters. WITH HOLD lets the cursor outlive the implicit transaction of its DECLARE, so both
- * queries go out together, in one round trip. One read at a time per connection (the cursor has
- * one name): a DECLARE that fails leaves none, and after a FETCH that fails the connection's
- * cursors are closed.
+ * postgres.js received them; the statement keeps its parameters. Outside a transaction it opens
+ * one, so that BEGIN, DECLARE and FETCH with COMMIT go out together, in one round trip, and the
+ * query runs within the FETCH: its errors and statement_timeout are its own, and the cursor ends
+ * with the transaction. One read at a time per connection (the cursor has one name).
  */
-async function readBinaryFormat(conn: postgres.Sql, text: string, params: unknown[]) {
-  const [declared, fetched] = await Promise.allSettled([
-    conn.unsafe(`declare onda_binary binary cursor with hold for ${text}`, params as never[], {
+async function readBinaryFormat(
+  conn: postgres.Sql,
+  text: string,
+  params: unknown[],
+  inTransaction: boolean,
+) {
+  const settled = await Promise.allSettled([
+    inTransaction ? null : conn.unsafe("begin").simple(),
+    conn.unsafe(`declare onda_binary binary cursor for ${text}`, params as never[], {
       prepare: true,
     }),
-    // One simple query of two statements; the CLOSE adds no result.
-    conn.unsafe("fetch all from onda_binary; close onda_binary").simple().raw(),
+    conn.unsafe(`fetch all from onda_binary; ${inTransaction ? "close onda_binary" : "commit"}`)
+      .simple().raw(),
   ]);
-  if (declared.status === "rejected") throw declared.reason;
-  if (fetched.status === "rejected") {
-    // The FETCH failed on a declared cursor (a type without a binary form), or the connection did.
-    if (!isConnectionError(fetched.reason)) await conn.unsafe("close all").simple();
-    throw fetched.reason;
+  const failed = settled.find((s) => s.status === "rejected") as PromiseRejectedResult | undefined;
+  if (failed) {
+    // A failed statement leaves its transaction aborted: this one is ended before the connection
+    // goes back to the pool (a caller's own transaction rolls back with its failure).
+    if (!inTransaction && !isConnectionError(failed.reason)) {
+      await conn.unsafe("rollback").simple();
+    }
+    throw failed.reason;
   }
   // In the binary format, a bytea value is its bytes.
-  return rowsOfRaw(fetched.value as unknown as RawResult, (bytes) => bytes);
+  const fetched = settled[2] as PromiseFulfilledResult<unknown>;
+  return rowsOfRaw(fetched.value as RawResult, (bytes) => bytes);
 }
 
-/** fn on a connection of the pool's, held alone until fn settles. */
+/** fn on a connection no other statement uses meanwhile (a cursor lives on one connection). */
 async function reserved<T>(pool: postgres.Sql, fn: (conn: postgres.Sql) => Promise<T>) {
   const conn = await pool.reserve();
   try {
@@ -396,8 +405,8 @@ function openPostgres(url: string, max: number): Db {
           .catch(rethrow),
       (text, params) =>
         (inTransaction
-          ? readBinaryFormat(conn, text, params)
-          : reserved(conn, (own) => readBinaryFormat(own, text, params))).catch(rethrow),
+          ? readBinaryFormat(conn, text, params, true)
+          : reserved(conn, (own) => readBinaryFormat(own, text, params, false))).catch(rethrow),
       (script) => conn.unsafe(script).catch(rethrow),
       busy,
     );

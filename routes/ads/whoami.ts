@@ -53,8 +53,9 @@ export const routes = [
     tag: "ads",
     summary: "The account and its effective permissions",
     description: "Needs only a valid key (no permission). Lists the key's permissions, the " +
-      "granted stations and brands that exist (in id order by character code: 'Z' before 'a'), the granted period (null when the " +
-      "account has no grant) and every limit of the API. Counts against the rate limit.",
+      "granted stations and brands that exist (in id order by character code: 'Z' before " +
+      "'a'), the granted period (null when the account has no grant) and every limit of the " +
+      "API. Counts against the rate limit.",
     auth: apiKey(null),
     responses: { 200: { description: "The caller.", schema: whoamiSchema } },
     errors: [401, 422, 429, 503],

@@ -104,17 +104,30 @@ test("db: bytea's escape form is refused where bytea is read as text, not misrea
   } else await assert.rejects(escaped("binaryLarge"), /hex form/);
 });
 
+test("db: a large binary read fails with its own error, as binary does", async () => {
+  // Raised while the query runs, not when it is planned: label's length is read from the table.
+  for (const read of ["binary", "binaryLarge"] as const) {
+    await assert.rejects(
+      db.sql[read]`select (1 / (length(label) - length(label)))::text as label from blobs
+                    where id = ${3}`,
+      (err: { code?: string }) => err.code === "22012",
+      read,
+    );
+  }
+});
+
 test("db: a large binary read that fails leaves its connection able to read again", async () => {
-  // More failures than the pool has connections, each with its cursor declared or not: the next
-  // reads, on every connection, must not find a cursor left over.
+  // More failures than the pool has connections, while planning, while running, and (aclitem
+  // has no binary form) while fetching: the next reads, on every connection, find no transaction
+  // or cursor left over.
   const failing = Array.from(
     { length: 24 },
     (_, i) =>
       i % 2
-        ? db.sql.binaryLarge`select (1 / (${i} - ${i}))::text as label`
+        ? db.sql.binaryLarge`select (1 / (length(label) - length(label)))::text as label
+                           from blobs where id = ${3}`
         : db.sql.binaryLarge`select label from no_such_table`,
   );
-  // aclitem has no binary form: its cursor is declared, and its FETCH fails.
   if (db.kind === "postgres") {
     failing.push(
       ...Array.from(
