@@ -21,9 +21,34 @@ export const PG_FALLBACK_URL = PG_URL ?? "postgres://postgres@127.0.0.1:5432/tes
 /** How long a test's request may take by default (TestService.fetch). */
 const REQUEST_TIMEOUT_MS = 60_000;
 
-/** Deno.test without the op/resource sanitizers: the server and pool outlive single tests. */
+/** How long one test may run before it fails: a rule that breaks into a wait fails, never hangs. */
+const TEST_TIMEOUT_MS = 180_000;
+
+/**
+ * Deno.test without the op/resource sanitizers (the server and pool outlive single tests), and
+ * with a deadline: a statement, pool slot or request that never answers fails its test, whatever
+ * the test awaited, instead of holding CI to its end.
+ */
 export function test(name: string, fn: () => Promise<void> | void) {
-  Deno.test({ name, fn, sanitizeOps: false, sanitizeResources: false });
+  Deno.test({
+    name,
+    sanitizeOps: false,
+    sanitizeResources: false,
+    fn: async () => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const expired = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`no end after ${TEST_TIMEOUT_MS / 1000} s: ${name}`)),
+          TEST_TIMEOUT_MS,
+        );
+      });
+      try {
+        await Promise.race([Promise.resolve().then(fn), expired]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  });
 }
 
 /** A clock tests can set and move; it follows real time from the moment it was last set. */
@@ -59,11 +84,14 @@ export async function freshDatabase(
   if (!baseUrl) return { url: null, drop: () => Promise.resolve() };
   const name = "onda_t_" + crypto.randomUUID().replaceAll("-", "").slice(0, 16);
   const admin = postgres(adminUrl(baseUrl, "postgres"), { max: 1, onnotice: () => {} });
-  await admin.unsafe(
-    `create database ${name}` +
-      (icuLocale ? ` template template0 locale_provider icu icu_locale '${icuLocale}'` : ""),
-  );
-  await admin.end();
+  try {
+    await admin.unsafe(
+      `create database ${name}` +
+        (icuLocale ? ` template template0 locale_provider icu icu_locale '${icuLocale}'` : ""),
+    );
+  } finally {
+    await admin.end();
+  }
   return {
     url: adminUrl(baseUrl, name),
     async drop() {
@@ -93,12 +121,10 @@ export interface TestServiceOptions {
   startWorkers?: boolean;
   /** Wraps the database handle (e.g. to simulate an unresponsive database). */
   wrapDb?: (db: Db) => Db;
-  /** On PostgreSQL, a database whose default collation is this ICU locale's. */
-  icuLocale?: "en-US";
 }
 
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
-  const database = await freshDatabase(PG_URL, options.icuLocale ?? ICU_LOCALE);
+  const database = await freshDatabase(PG_URL, ICU_LOCALE);
   const config = loadConfig({
     PORT: "0",
     HOST: "127.0.0.1",
