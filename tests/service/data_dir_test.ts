@@ -27,6 +27,8 @@ async function run(args: string[], env: Record<string, string>) {
     clearEnv: true,
     stdout: "piped",
     stderr: "piped",
+    // A command that never ends is killed, and its test fails on what it printed.
+    signal: AbortSignal.timeout(120_000),
   }).output();
   const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
   return { code: output.code, stdout: text(output.stdout), stderr: text(output.stderr) };
