@@ -25,6 +25,25 @@ function memoryMb(pid: number): { rss: number; peak: number } {
   return { rss: kb("VmRSS") / 1024, peak: kb("VmHWM") / 1024 };
 }
 
+/**
+ * Resident MB of the process's brk heap (glibc's main arena: the driver's buffers and, before the
+ * cache had an arena, its arrays) and of its mappings of 64 MB and more (the cache's arena).
+ */
+function residentParts(pid: number): { heap: number; large: number } {
+  const parts = { heap: 0, large: 0 };
+  let into: "heap" | "large" | null = null;
+  for (const line of Deno.readTextFileSync(`/proc/${pid}/smaps`).split("\n")) {
+    const mapping = /^([0-9a-f]+)-([0-9a-f]+) /.exec(line);
+    if (mapping) {
+      const size = parseInt(mapping[2], 16) - parseInt(mapping[1], 16);
+      into = line.endsWith("[heap]") ? "heap" : size >= 64 * 1024 * 1024 ? "large" : null;
+    } else if (into && line.startsWith("Rss:")) {
+      parts[into] += Number(/(\d+)/.exec(line)![1]) / 1024;
+    }
+  }
+  return parts;
+}
+
 export async function run(args: string[]) {
   const root = option(args, "root", new URL("..", import.meta.url).pathname);
   const database = option(args, "database", "onda_bench_ads_blocks");
@@ -98,12 +117,14 @@ export async function run(args: string[]) {
     }
     const seconds = (performance.now() - t0) / 1000;
     const after = memoryMb(child.pid);
+    const parts = residentParts(child.pid);
     const sql = postgres(url.href, { max: 1, onnotice: () => {} });
     console.log(
       `${root} on ${database}${cacheMb ? `, ADS_CACHE_MB=${cacheMb}` : ""}: first /ads 200 ` +
         `${(firstMs / 1000).toFixed(2)} s after spawn, RSS ${atStart.rss.toFixed(0)} MB then; ` +
         `after ${requests} cold requests (${(requests / seconds).toFixed(0)}/s, one client) ` +
-        `RSS ${after.rss.toFixed(0)} MB, peak ${after.peak.toFixed(0)} MB`,
+        `RSS ${after.rss.toFixed(0)} MB, peak ${after.peak.toFixed(0)} MB; of it brk heap ` +
+        `${parts.heap.toFixed(0)} MB, mappings of 64 MB or more ${parts.large.toFixed(0)} MB`,
     );
     console.log(await machineLine(sql));
     await sql.end();

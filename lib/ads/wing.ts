@@ -28,7 +28,17 @@ const adsRules: WingRules = {
   deadlineMs: (config) => config.adsDatabaseTimeoutMs,
 };
 
-export const defineAdsRoute = routeDefiner<AdsApp>(adsRules);
+const defineRoute = routeDefiner<AdsApp>(adsRules);
+
+/**
+ * An ads route. Its handler runs inside the cache's `reading`, which keeps every array it reads
+ * from the cache its own until the handler ends (its answer is written by then).
+ */
+export const defineAdsRoute: typeof defineRoute = (def) =>
+  defineRoute({
+    ...def,
+    handler: (ctx) => ctx.app.ads.cache.reading(async () => await def.handler(ctx)),
+  });
 
 /** How often a request starts again when the data changes under it (the deadline bounds it too). */
 const DATA_ATTEMPTS = 5;
