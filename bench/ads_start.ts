@@ -26,17 +26,25 @@ function memoryMb(pid: number): { rss: number; peak: number } {
 }
 
 /**
- * Resident MB of the process's brk heap (glibc's main arena: the driver's buffers and, before the
- * cache had an arena, its arrays) and of its mappings of 64 MB and more (the cache's arena).
+ * Resident MB of the process's brk heap (glibc's main arena: the driver's buffers, and the cache's
+ * arrays before it had an arena), of its anonymous mappings under 1 MB (V8's heap pages) and of
+ * those of 64 MB or more (the cache's arena).
  */
-function residentParts(pid: number): { heap: number; large: number } {
-  const parts = { heap: 0, large: 0 };
-  let into: "heap" | "large" | null = null;
+function residentParts(pid: number) {
+  const parts = { heap: 0, small: 0, large: 0 };
+  let into: keyof typeof parts | null = null;
   for (const line of Deno.readTextFileSync(`/proc/${pid}/smaps`).split("\n")) {
-    const mapping = /^([0-9a-f]+)-([0-9a-f]+) /.exec(line);
+    const mapping = /^([0-9a-f]+)-([0-9a-f]+) \S+ \S+ \S+ \S+\s*(\S*)/.exec(line);
     if (mapping) {
       const size = parseInt(mapping[2], 16) - parseInt(mapping[1], 16);
-      into = line.endsWith("[heap]") ? "heap" : size >= 64 * 1024 * 1024 ? "large" : null;
+      const anonymous = mapping[3] === "";
+      into = mapping[3] === "[heap]"
+        ? "heap"
+        : anonymous && size < 1024 * 1024
+        ? "small"
+        : anonymous && size >= 64 * 1024 * 1024
+        ? "large"
+        : null;
     } else if (into && line.startsWith("Rss:")) {
       parts[into] += Number(/(\d+)/.exec(line)![1]) / 1024;
     }
@@ -124,7 +132,8 @@ export async function run(args: string[]) {
         `${(firstMs / 1000).toFixed(2)} s after spawn, RSS ${atStart.rss.toFixed(0)} MB then; ` +
         `after ${requests} cold requests (${(requests / seconds).toFixed(0)}/s, one client) ` +
         `RSS ${after.rss.toFixed(0)} MB, peak ${after.peak.toFixed(0)} MB; of it brk heap ` +
-        `${parts.heap.toFixed(0)} MB, mappings of 64 MB or more ${parts.large.toFixed(0)} MB`,
+        `${parts.heap.toFixed(0)} MB, anonymous mappings under 1 MB ${parts.small.toFixed(0)} MB ` +
+        `and of 64 MB or more ${parts.large.toFixed(0)} MB`,
     );
     console.log(await machineLine(sql));
     await sql.end();
