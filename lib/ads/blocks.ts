@@ -4,7 +4,6 @@
 
 import { frag, type Fragment, type Sql } from "../db/db.ts";
 import { readInt64 } from "../encoding.ts";
-import { type Arrays, carve, type Shape } from "./arena.ts";
 import type { AdsCache } from "./cache.ts";
 
 /** PostgreSQL's binary timestamptz counts microseconds from 2000-01-01 UTC. */
@@ -75,44 +74,52 @@ function orderOf(n: number, before: (a: number, b: number) => number): Int32Arra
   return sorted ? null : Int32Array.from({ length: n }, (_, i) => i).sort(before);
 }
 
-function decodeCells(bytes: Uint8Array, { i32: [sets] }: Arrays): CellBlock {
+function decodeCells(bytes: Uint8Array): CellBlock {
   const cells = viewOf(bytes);
   const n = bytes.byteLength / CELL_BYTES;
   // Each part is in set order: a set is listed once per part it is in.
+  const sets = new Int32Array(n);
   let distinct = 0;
   for (let i = 0; i < n; i++) {
     const set = cells.getInt32(i * CELL_BYTES);
     if (distinct === 0 || sets[distinct - 1] !== set) sets[distinct++] = set;
   }
-  return { sets: sets.subarray(0, distinct), cells };
+  return { sets: sets.slice(0, distinct), cells };
 }
 
-function decodeRecords(bytes: Uint8Array, { f64: [starts], i32: [sets, durations] }: Arrays) {
+function decodeRecords(bytes: Uint8Array): RecordBlock {
   const view = viewOf(bytes);
   const n = bytes.byteLength / RECORD_BYTES;
   const start = (i: number) => timestamptzMicros(view, i * RECORD_BYTES);
   const order = orderOf(n, (a, b) => start(a) - start(b));
+  const block = {
+    starts: new Float64Array(n),
+    sets: new Int32Array(n),
+    durations: new Int32Array(n),
+  };
   for (let k = 0; k < n; k++) {
     const i = order ? order[k] : k;
-    starts[k] = start(i);
-    sets[k] = view.getInt32(i * RECORD_BYTES + 8);
-    durations[k] = view.getInt32(i * RECORD_BYTES + 12);
+    block.starts[k] = start(i);
+    block.sets[k] = view.getInt32(i * RECORD_BYTES + 8);
+    block.durations[k] = view.getInt32(i * RECORD_BYTES + 12);
   }
-  return { starts, sets, durations };
+  return block;
 }
 
-function decodeCaptures(bytes: Uint8Array, { f64: [starts, ends], i32: [seqs] }: Arrays) {
+function decodeCaptures(bytes: Uint8Array): CaptureBlock {
   const view = viewOf(bytes);
   const n = bytes.byteLength / CAPTURE_BYTES;
   const field = (i: number, offset: number) => timestamptzMicros(view, i * CAPTURE_BYTES + offset);
+  const seq = (i: number) => view.getInt32(i * CAPTURE_BYTES + 16);
   const order = orderOf(n, (a, b) => field(a, 0) - field(b, 0) || field(a, 8) - field(b, 8));
+  const block = { starts: new Float64Array(n), ends: new Float64Array(n), seqs: new Int32Array(n) };
   for (let k = 0; k < n; k++) {
     const i = order ? order[k] : k;
-    starts[k] = field(i, 0);
-    ends[k] = field(i, 8);
-    seqs[k] = view.getInt32(i * CAPTURE_BYTES + 16);
+    block.starts[k] = field(i, 0);
+    block.ends[k] = field(i, 8);
+    block.seqs[k] = seq(i);
   }
-  return { starts, ends, seqs };
+  return block;
 }
 
 const KINDS = {
@@ -120,7 +127,6 @@ const KINDS = {
     table: frag`ads_cell_parts`,
     data: frag`p.cells`,
     unit: frag`p.month`,
-    shape: (bytes: number) => ({ f64: [], i32: [bytes / CELL_BYTES] }),
     decode: decodeCells,
     // The largest parts by far: read as their bytes, not as hex digits (Sql.binaryLarge); the
     // bytes may lie in the driver's buffer, which is fine as cells are not kept (below).
@@ -133,7 +139,6 @@ const KINDS = {
     table: frag`ads_record_parts`,
     data: frag`p.records`,
     unit: frag`p.day`,
-    shape: (bytes: number, n = bytes / RECORD_BYTES) => ({ f64: [n], i32: [n, n] }),
     decode: decodeRecords,
     large: false,
     kept: true,
@@ -142,7 +147,6 @@ const KINDS = {
     table: frag`ads_capture_parts`,
     data: frag`p.captures`,
     unit: frag`p.month`,
-    shape: (bytes: number, n = bytes / CAPTURE_BYTES) => ({ f64: [n, n], i32: [n] }),
     decode: decodeCaptures,
     large: false,
     kept: true,
@@ -153,8 +157,7 @@ const KINDS = {
     table: Fragment;
     data: Fragment;
     unit: Fragment;
-    shape: (bytes: number) => Shape;
-    decode: (bytes: Uint8Array, arrays: Arrays) => unknown;
+    decode: unknown;
     large: boolean;
     kept: boolean;
   }
@@ -171,6 +174,14 @@ interface Kept<T> {
   stamp: string;
   checkedAt: string;
   block: T;
+}
+
+/** A block's bytes. */
+function bytesOf(block: CellBlock | RecordBlock | CaptureBlock): number {
+  return Object.values(block).reduce(
+    (n, a: ArrayLike<number> & { byteLength: number }) => n + a.byteLength,
+    200,
+  );
 }
 
 /**
@@ -195,11 +206,11 @@ export async function readBlocks<K extends BlockKind>(
     else stale.push(i);
   });
   if (!stale.length) return found as BlockTypes[K][];
-  // Taken now: keeping the blocks read below may evict them (their arrays stay the request's).
+  // Taken now: setting the blocks read below may evict them.
   const kept = stale.map((i) =>
     spec.kept ? cache.get<Kept<BlockTypes[K]>>(cacheKey(keys[i])) : undefined
   );
-  const decode = (bytes: Uint8Array, arrays: Arrays) => spec.decode(bytes, arrays) as BlockTypes[K];
+  const empty = spec.decode(new Uint8Array(0)) as BlockTypes[K];
   // A few parts per statement: each one's bytes are decoded and let go before the next are read,
   // so a request never holds all of its parts' bytes at once.
   for (let from = 0; from < stale.length; from += PARTS_PER_STATEMENT) {
@@ -236,20 +247,15 @@ export async function readBlocks<K extends BlockKind>(
     for (const [c, i] of chunk.entries()) {
       const key = cacheKey(keys[i]);
       const row = read.get(key);
-      const unchanged = row && row.data === null ? kept[from + c]! : undefined;
-      const bytes = row?.data ?? new Uint8Array(0);
-      if (unchanged) {
-        // Its snapshots did not change: the block kept holds at this version too.
-        unchanged.checkedAt = version;
-        found[i] = unchanged.block;
-      } else if (spec.kept) {
-        const stamp = row?.stamp ?? "";
-        found[i] = cache.keep(key, spec.shape(bytes.byteLength), 200, (arrays) => ({
-          stamp,
-          checkedAt: version,
-          block: decode(bytes, arrays),
-        })).block;
-      } else found[i] = decode(bytes, carve(spec.shape(bytes.byteLength)));
+      let block: BlockTypes[K];
+      if (row && row.data === null) block = kept[from + c]!.block;
+      else {
+        block = row?.data ? spec.decode(row.data) as BlockTypes[K] : empty;
+      }
+      if (spec.kept) {
+        cache.set(key, { stamp: row?.stamp ?? "", checkedAt: version, block }, bytesOf(block));
+      }
+      found[i] = block;
     }
   }
   return found as BlockTypes[K][];

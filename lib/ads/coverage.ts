@@ -1,7 +1,6 @@
 // Coverage of a request's stations over its period, from the capture blocks of the months it
 // touches (lib/ads/blocks.ts): captures, captured time, first and last capture and the gaps.
 
-import type { Arrays, Shape } from "./arena.ts";
 import { type CaptureBlock, monthOf, monthStartMs, readBlocks } from "./blocks.ts";
 import type { ReadAt } from "./figures.ts";
 
@@ -27,11 +26,7 @@ interface StationCaptures {
  * One station's captures of the months [first, last] (each capture is in every month it
  * overlaps: a month after the first gives only those starting in it), with their runs.
  */
-function stationCaptures(
-  blocks: CaptureBlock[],
-  monthStartsUs: number[],
-  keep: (shape: Shape, build: (arrays: Arrays) => StationCaptures) => StationCaptures,
-): StationCaptures {
+function stationCaptures(blocks: CaptureBlock[], monthStartsUs: number[]): StationCaptures {
   const starts: number[] = [];
   const ends: number[] = [];
   const snapshots: number[] = [];
@@ -63,24 +58,15 @@ function stationCaptures(
     }
   }
   runFirst.push(count);
-  const runs = runStarts.length;
-  const shape = { f64: [count, count, runs, runs], i32: [count, runs + 1, runs] };
-  // The kept arrays, in the shape's order, from the lists just made.
-  return keep(shape, ({ f64, i32 }) => {
-    const lists = [starts, ends, runStarts, runEnds, snapshots, runFirst, runSnapshot];
-    [...f64, ...i32].forEach((array, a) => array.set(lists[a]));
-    const [snapshotsOf, runFirstOf, runSnapshotOf] = i32;
-    const [startsOf, endsOf, runStartsOf, runEndsOf] = f64;
-    return {
-      starts: startsOf,
-      ends: endsOf,
-      snapshots: snapshotsOf,
-      runStarts: runStartsOf,
-      runEnds: runEndsOf,
-      runFirst: runFirstOf,
-      runSnapshot: runSnapshotOf,
-    };
-  });
+  return {
+    starts: Float64Array.from(starts),
+    ends: Float64Array.from(ends),
+    snapshots: Int32Array.from(snapshots),
+    runStarts: Float64Array.from(runStarts),
+    runEnds: Float64Array.from(runEnds),
+    runFirst: Int32Array.from(runFirst),
+    runSnapshot: Int32Array.from(runSnapshot),
+  };
 }
 
 /** One station's figures; instants in epoch microseconds. */
@@ -143,14 +129,13 @@ export async function coverageOf(
     missing.flatMap((position) => months.map((unit) => ({ station: stations[position], unit }))),
   );
   missing.forEach((position, m) => {
-    const key = runsKey(stations[position]);
-    kept[position] = stationCaptures(
+    const station = stationCaptures(
       blocks.slice(m * months.length, (m + 1) * months.length),
       monthStartsUs,
-      (shape, build) =>
-        r.cache.keep(key, shape, 200, (arrays) => ({ version: r.version, station: build(arrays) }))
-          .station,
     );
+    const bytes = Object.values(station).reduce((n, a) => n + a.byteLength, 200);
+    r.cache.set(runsKey(stations[position]), { version: r.version, station }, bytes);
+    kept[position] = station;
   });
   const result: StationCoverage[] = [];
   for (const [position, id] of stations.entries()) {

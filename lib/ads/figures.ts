@@ -73,28 +73,18 @@ const monthKey = (r: ReadAt, month: number) =>
   `month|${r.scope.accountId}|${r.scope.grantVersion}|${r.scope.stationId ?? ""}|` +
   `${r.scope.brandId ?? ""}|${month}`;
 
-/** The brands the blocks' sets show the request, in id order. */
-function shownBrands(r: ReadAt, blocks: CellBlock[]): string[] {
+function addUp(r: ReadAt, blocks: CellBlock[], firstDay: number): MonthFigures {
+  const stationDays = new Float64Array(3 * MONTH_DAYS * blocks.length);
+  // The brands shown first, in id order (a summary merges months instead of looking brands up and
+  // sorting them): each cell's figures then go straight to their brands' places, in one array of
+  // the size kept, with nothing grown or copied on the way.
   const shown = new Set<string>();
   for (const block of blocks) {
     for (const set of block.sets) for (const id of r.sets.shown(set) ?? []) shown.add(id);
   }
-  return [...shown].sort(byId);
-}
-
-/**
- * Adds the cells up into `stationDays` and `brandCum` (zeroed, of the sizes MonthFigures says).
- * The brands shown are known first (a summary merges months instead of looking brands up and
- * sorting them): each cell's figures go straight to their brands' places, with nothing grown or
- * copied on the way.
- */
-function addUp(
-  r: ReadAt,
-  blocks: CellBlock[],
-  firstDay: number,
-  { version, stationDays, brands, brandCum }: MonthFigures,
-): MonthFigures {
+  const brands = [...shown].sort(byId);
   const brandAt = new Map(brands.map((id, b) => [id, 3 * CUM_DAYS * b]));
+  const brandCum = new Float64Array(3 * CUM_DAYS * brands.length);
   blocks.forEach((block, station) => {
     let set = NaN;
     let at: number[] | null = null;
@@ -121,7 +111,7 @@ function addUp(
       }
     }
   }
-  return { version, stationDays, brands, brandCum };
+  return { version: r.version, stationDays, brands, brandCum };
 }
 
 /** The month's figures of the request's stations: from the cache, else added up from the blocks. */
@@ -137,21 +127,11 @@ async function monthFigures(r: ReadAt, month: number): Promise<MonthFigures> {
     r.scope.stations.map((station) => ({ station, unit: month })),
   );
   await r.sets.resolve(blocks.map((block) => block.sets));
-  const brands = shownBrands(r, blocks);
-  const shape = { f64: [3 * MONTH_DAYS * blocks.length, 3 * CUM_DAYS * brands.length], i32: [] };
-  const otherBytes = brands.reduce((n, id) => n + 2 * id.length + 40, 200);
-  return r.cache.keep(
-    key,
-    shape,
-    otherBytes,
-    ({ f64: [stationDays, brandCum] }) =>
-      addUp(r, blocks, monthStartMs(month) / DAY_MS, {
-        version: r.version,
-        stationDays,
-        brands,
-        brandCum,
-      }),
-  );
+  const figures = addUp(r, blocks, monthStartMs(month) / DAY_MS);
+  const bytes = 200 + figures.stationDays.byteLength + figures.brandCum.byteLength +
+    figures.brands.reduce((n, id) => n + 2 * id.length + 40, 0);
+  r.cache.set(key, figures, bytes);
+  return figures;
 }
 
 /** The months the days [first, end) touch, each with its days [from, to) as day numbers. */

@@ -28,17 +28,7 @@ const adsRules: WingRules = {
   deadlineMs: (config) => config.adsDatabaseTimeoutMs,
 };
 
-const defineRoute = routeDefiner<AdsApp>(adsRules);
-
-/**
- * An ads route. Its handler runs inside the cache's `reading`, which keeps every array it reads
- * from the cache its own until the handler ends (its answer is written by then).
- */
-export const defineAdsRoute: typeof defineRoute = (def) =>
-  defineRoute({
-    ...def,
-    handler: (ctx) => ctx.app.ads.cache.reading(async () => await def.handler(ctx)),
-  });
+export const defineAdsRoute = routeDefiner<AdsApp>(adsRules);
 
 /** How often a request starts again when the data changes under it (the deadline bounds it too). */
 const DATA_ATTEMPTS = 5;

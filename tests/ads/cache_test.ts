@@ -226,13 +226,13 @@ test("ads: blocks read many per request, in several statements, equal blocks rea
   for (const kind of ["records", "cells", "captures"] as const) {
     const keys = stations.flatMap((station) => units[kind].map((unit) => ({ station, unit })));
     assert.ok(keys.length > 16, `${kind}: ${keys.length} keys`);
-    const read = (keys: { station: string; unit: number }[]) => {
-      const cache = createAdsCache(1 << 24);
-      return cache.reading(() => readBlocks(service.db.sql, cache, kind, version, keys));
-    };
-    const together = await read(keys);
+    const together = await readBlocks(service.db.sql, createAdsCache(1 << 24), kind, version, keys);
     const alone = [];
-    for (const key of keys) alone.push(...await read([key]));
+    for (const key of keys) {
+      alone.push(
+        ...await readBlocks(service.db.sql, createAdsCache(1 << 24), kind, version, [key]),
+      );
+    }
     assert.deepEqual(together, alone, kind);
     assert.ok(together.some((block) => Object.values(block)[0].length > 0), `${kind}: data`);
   }
@@ -248,22 +248,23 @@ test("ads: kept blocks whose snapshots did not change are kept across a new data
   );
   assert.ok(keys.length > 32, `${keys.length} keys: three statements at least`);
   const cache = createAdsCache(1 << 24);
-  await cache.reading(async () => {
-    const before = await readBlocks(service.db.sql, cache, "records", await version(), keys);
-    assert.ok(before.filter((block) => block.starts.length > 0).length > 16, "blocks with data");
-    // A new data version that changes none of these parts (what an approval elsewhere does).
-    await service.db.sql`update ads_data_version set version = gen_random_uuid()`;
-    const after = await readBlocks(service.db.sql, cache, "records", await version(), keys);
-    after.forEach((block, i) => {
-      if (before[i].starts.length) assert.equal(block, before[i], `key ${i}: the block kept`);
-    });
-    // And what is kept is what a new read gives.
-    const other = createAdsCache(1 << 24);
-    const fresh = await other.reading(async () =>
-      readBlocks(service.db.sql, other, "records", await version(), keys)
-    );
-    assert.deepEqual(after, fresh);
+  const before = await readBlocks(service.db.sql, cache, "records", await version(), keys);
+  assert.ok(before.filter((block) => block.starts.length > 0).length > 16, "blocks with data");
+  // A new data version that changes none of these parts (what an approval elsewhere does).
+  await service.db.sql`update ads_data_version set version = gen_random_uuid()`;
+  const after = await readBlocks(service.db.sql, cache, "records", await version(), keys);
+  after.forEach((block, i) => {
+    if (before[i].starts.length) assert.equal(block, before[i], `key ${i}: the block kept`);
   });
+  // And what is kept is what a new read gives.
+  const fresh = await readBlocks(
+    service.db.sql,
+    createAdsCache(1 << 24),
+    "records",
+    await version(),
+    keys,
+  );
+  assert.deepEqual(after, fresh);
 });
 
 test("ads cache: keeps to its bound, lets entries not read go first, oldest first, keeps an entry in use", () => {
