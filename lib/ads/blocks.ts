@@ -92,10 +92,11 @@ function decodeRecords(bytes: Uint8Array): RecordBlock {
   const n = bytes.byteLength / RECORD_BYTES;
   const start = (i: number) => timestamptzMicros(view, i * RECORD_BYTES);
   const order = orderOf(n, (a, b) => start(a) - start(b));
+  const buffer = new ArrayBuffer(16 * n);
   const block = {
-    starts: new Float64Array(n),
-    sets: new Int32Array(n),
-    durations: new Int32Array(n),
+    starts: new Float64Array(buffer, 0, n),
+    sets: new Int32Array(buffer, 8 * n, n),
+    durations: new Int32Array(buffer, 12 * n, n),
   };
   for (let k = 0; k < n; k++) {
     const i = order ? order[k] : k;
@@ -112,7 +113,12 @@ function decodeCaptures(bytes: Uint8Array): CaptureBlock {
   const field = (i: number, offset: number) => timestamptzMicros(view, i * CAPTURE_BYTES + offset);
   const seq = (i: number) => view.getInt32(i * CAPTURE_BYTES + 16);
   const order = orderOf(n, (a, b) => field(a, 0) - field(b, 0) || field(a, 8) - field(b, 8));
-  const block = { starts: new Float64Array(n), ends: new Float64Array(n), seqs: new Int32Array(n) };
+  const buffer = new ArrayBuffer(20 * n);
+  const block = {
+    starts: new Float64Array(buffer, 0, n),
+    ends: new Float64Array(buffer, 8 * n, n),
+    seqs: new Int32Array(buffer, 16 * n, n),
+  };
   for (let k = 0; k < n; k++) {
     const i = order ? order[k] : k;
     block.starts[k] = field(i, 0);
