@@ -92,6 +92,7 @@ function decodeRecords(bytes: Uint8Array): RecordBlock {
   const n = bytes.byteLength / RECORD_BYTES;
   const start = (i: number) => timestamptzMicros(view, i * RECORD_BYTES);
   const order = orderOf(n, (a, b) => start(a) - start(b));
+  // One buffer for the block's arrays: a kept block is one allocation of the heap, not three.
   const buffer = new ArrayBuffer(16 * n);
   const block = {
     starts: new Float64Array(buffer, 0, n),
