@@ -24,7 +24,7 @@
 import postgres from "postgres";
 import { createHandler } from "../lib/http/app.ts";
 import { loadConfig } from "../lib/config.ts";
-import { type Db, openDb, type Sql } from "../lib/db/db.ts";
+import { aroundQueries, type Db, openDb, type Sql } from "../lib/db/db.ts";
 import { compile } from "../lib/db/template.ts";
 import { createAdsState } from "../lib/ads/wing.ts";
 import { createFormsState } from "../lib/forms/wing.ts";
@@ -223,23 +223,10 @@ async function drive(
 /** Wraps a Db so every query's compiled text and parameters are recorded, in order. */
 function recording(db: Db, log: { text: string; params: unknown[] }[]): Db {
   const record = (sql: Sql) =>
-    Object.assign(
-      (strings: TemplateStringsArray, ...values: unknown[]) => {
-        log.push(compile(strings, values));
-        return sql(strings, ...values);
-      },
-      {
-        exec: sql.exec,
-        binary: (strings: TemplateStringsArray, ...values: unknown[]) => {
-          log.push(compile(strings, values));
-          return sql.binary(strings, ...values);
-        },
-        binaryLarge: (strings: TemplateStringsArray, ...values: unknown[]) => {
-          log.push(compile(strings, values));
-          return sql.binaryLarge(strings, ...values);
-        },
-      },
-    ) as Sql;
+    aroundQueries(sql, (query, strings, values) => {
+      log.push(compile(strings, values));
+      return query(sql);
+    });
   return { ...db, sql: record(db.sql), keptPlans: record(db.keptPlans) };
 }
 

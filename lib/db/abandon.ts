@@ -2,7 +2,7 @@
 // sends nothing more, and a transaction of its rolls back instead of committing.
 
 import { DatabaseUnavailable } from "../errors.ts";
-import type { Db, Sql } from "./db.ts";
+import { aroundQueries, type Db, type Sql } from "./db.ts";
 
 function givenUp(): DatabaseUnavailable {
   return new DatabaseUnavailable(new Error("the request was given up at its deadline"));
@@ -23,17 +23,11 @@ export function abandonable(db: Db, signal: AbortSignal): Db {
   const unlessGivenUp = <T>(work: () => Promise<T>): Promise<T> =>
     signal.aborted ? Promise.reject(givenUp()) : work();
   const refusing = (sql: Sql): Sql =>
-    Object.assign(
-      (strings: TemplateStringsArray, ...values: unknown[]) =>
-        unlessGivenUp(() => sql(strings, ...values)),
-      {
-        exec: (script: string) => unlessGivenUp(() => sql.exec(script)),
-        binary: (strings: TemplateStringsArray, ...values: unknown[]) =>
-          unlessGivenUp(() => sql.binary(strings, ...values)),
-        binaryLarge: (strings: TemplateStringsArray, ...values: unknown[]) =>
-          unlessGivenUp(() => sql.binaryLarge(strings, ...values)),
-      },
-    ) as Sql;
+    aroundQueries(
+      sql,
+      (query) => unlessGivenUp(() => query(sql)),
+      (script) => unlessGivenUp(() => sql.exec(script)),
+    );
   const commitUnlessGivenUp = async <T>(work: Promise<T>): Promise<T> => {
     const result = await work;
     if (signal.aborted) throw givenUp();

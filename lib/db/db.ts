@@ -182,6 +182,32 @@ async function counted<T>(busy: Busy, work: () => Promise<T>) {
   }
 }
 
+/**
+ * `sql` with every form of query (the tagged call, binary, binaryLarge) going through `around`,
+ * which runs it with `query` on the Sql it picks (`sql` itself, or another one); `exec` is sql's
+ * unless given. Wrappers (deadlines, replicas, recorders, tests) use this, so that a form added
+ * to Sql reaches all of them.
+ */
+export function aroundQueries(
+  sql: Sql,
+  around: (
+    query: (over: Sql) => Promise<Row[]>,
+    strings: TemplateStringsArray,
+    values: unknown[],
+  ) => Promise<Row[]>,
+  exec: Sql["exec"] = sql.exec,
+): Sql {
+  const form =
+    (run: (over: Sql, strings: TemplateStringsArray, values: unknown[]) => Promise<Row[]>) =>
+    (strings: TemplateStringsArray, ...values: unknown[]) =>
+      around((over) => run(over, strings, values), strings, values);
+  return Object.assign(form((over, strings, values) => over(strings, ...values)), {
+    exec,
+    binary: form((over, strings, values) => over.binary(strings, ...values)),
+    binaryLarge: form((over, strings, values) => over.binaryLarge(strings, ...values)),
+  }) as Sql;
+}
+
 /** An Sql over a driver's `query` and `exec`, each query counted in `busy` when given. */
 function sqlOver(
   query: (text: string, params: unknown[]) => Promise<Row[]>,

@@ -4,7 +4,7 @@
 // whose clients never write); a write sent to it fails there (a replica is read-only), and bulk
 // loads go to the primary.
 
-import { type Db, isConnectionError, openDb, type Sql } from "./db.ts";
+import { aroundQueries, type Db, isConnectionError, openDb, type Sql } from "./db.ts";
 import { EXPIRED, within } from "./deadline.ts";
 
 /** After a failed connection the replica is tried again this much later; the primary reads. */
@@ -107,17 +107,11 @@ export async function openReadReplica(
     return await work(primary);
   };
   const routed = (pick: (db: Db) => Sql): Sql =>
-    Object.assign(
-      (strings: TemplateStringsArray, ...values: unknown[]) =>
-        onReplica((d) => pick(d)(strings, ...values)),
-      {
-        exec: (script: string) => primary.sql.exec(script),
-        binary: (strings: TemplateStringsArray, ...values: unknown[]) =>
-          onReplica((d) => pick(d).binary(strings, ...values)),
-        binaryLarge: (strings: TemplateStringsArray, ...values: unknown[]) =>
-          onReplica((d) => pick(d).binaryLarge(strings, ...values)),
-      },
-    ) as Sql;
+    aroundQueries(
+      pick(primary),
+      (query) => onReplica((d) => query(pick(d))),
+      (script) => primary.sql.exec(script),
+    );
 
   const db: Db = {
     kind: "postgres",

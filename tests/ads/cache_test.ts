@@ -14,7 +14,7 @@ import {
 import { body, startTestService, test } from "../_server.ts";
 import { startService } from "../../lib/server.ts";
 import { allRoutes } from "../../routes/index.ts";
-import type { Db, Sql } from "../../lib/db/db.ts";
+import { aroundQueries, type Db, type Sql } from "../../lib/db/db.ts";
 import { compile } from "../../lib/db/template.ts";
 import { type AdsApp, atOneDataVersion } from "../../lib/ads/wing.ts";
 import { DataMoved, monthOf, readBlocks } from "../../lib/ads/blocks.ts";
@@ -138,17 +138,10 @@ test("ads: a restarted instance answers at once and exactly as before, loading n
 test("coverage: a window asked again is answered from its kept runs, without reading capture blocks", async () => {
   let captureReads = 0;
   const counting = (sql: Sql): Sql =>
-    Object.assign(
-      (strings: TemplateStringsArray, ...values: unknown[]) => sql(strings, ...values),
-      {
-        exec: sql.exec,
-        binary: (strings: TemplateStringsArray, ...values: unknown[]) => {
-          if (/ads_capture_parts/.test(compile(strings, values).text)) captureReads++;
-          return sql.binary(strings, ...values);
-        },
-        binaryLarge: sql.binaryLarge,
-      },
-    ) as Sql;
+    aroundQueries(sql, (query, strings, values) => {
+      if (/ads_capture_parts/.test(compile(strings, values).text)) captureReads++;
+      return query(sql);
+    });
   const shared: Db = {
     ...service.db,
     sql: counting(service.db.sql),

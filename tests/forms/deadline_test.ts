@@ -5,7 +5,7 @@
 // exact on both databases; tests/forms/dbstall_test.ts stalls a real connection.
 
 import assert from "node:assert/strict";
-import type { Db, Sql } from "../../lib/db/db.ts";
+import { aroundQueries, type Db, type Sql } from "../../lib/db/db.ts";
 import { compile } from "../../lib/db/template.ts";
 import { body, startTestService, test, withRequestTimeouts } from "../_server.ts";
 import { postSession, publishedQuestionnaire, registerUser, sessionBody } from "./_forms.ts";
@@ -20,18 +20,15 @@ function heldAnswers() {
   let gate = Promise.withResolvers<void>();
   const pending: Promise<unknown>[] = [];
   const holding = (sql: Sql): Sql =>
-    Object.assign(
-      <T>(strings: TemplateStringsArray, ...values: unknown[]) => {
-        const answer = sql(strings, ...values);
-        // The whole text, fragments included: a statement may be composed (countedStatement).
-        if (!pattern?.test(compile(strings, values).text)) return answer;
-        answer.catch(() => {});
-        const held = gate.promise.then(() => answer);
-        pending.push(held.catch(() => {}));
-        return held as Promise<T[]>;
-      },
-      { exec: sql.exec, binary: sql.binary, binaryLarge: sql.binaryLarge },
-    ) as Sql;
+    aroundQueries(sql, (query, strings, values) => {
+      const answer = query(sql);
+      // The whole text, fragments included: a statement may be composed (countedStatement).
+      if (!pattern?.test(compile(strings, values).text)) return answer;
+      answer.catch(() => {});
+      const held = gate.promise.then(() => answer);
+      pending.push(held.catch(() => {}));
+      return held;
+    });
   return {
     hold(what: RegExp) {
       pattern = what;

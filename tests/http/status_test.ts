@@ -2,7 +2,7 @@
 
 import assert from "node:assert/strict";
 import { runAdmin } from "../../admin.ts";
-import type { Db } from "../../lib/db/db.ts";
+import { aroundQueries, type Db } from "../../lib/db/db.ts";
 import { loadConfig } from "../../lib/config.ts";
 import type { ReadReplica } from "../../lib/db/replica.ts";
 import { body, startTestService, test } from "../_server.ts";
@@ -138,13 +138,11 @@ test("status: 503 degraded when the database does not answer within 2 s", async 
   let hang = false;
   const slow = await startTestService({
     wrapDb: (db: Db): Db => {
-      const sql = Object.assign(
-        // deno-lint-ignore no-explicit-any
-        (strings: TemplateStringsArray, ...values: unknown[]): Promise<any[]> =>
-          hang ? new Promise(() => {}) : db.sql(strings, ...values),
-        { exec: db.sql.exec, binary: db.sql.binary, binaryLarge: db.sql.binaryLarge },
+      const sql = aroundQueries(
+        db.sql,
+        (query) => hang ? new Promise(() => {}) : query(db.sql),
       );
-      return { ...db, sql: sql as Db["sql"] };
+      return { ...db, sql };
     },
   });
   try {

@@ -2,7 +2,7 @@
 // db_template_test.ts), transactions that commit or roll back whole, binary reads.
 
 import assert from "node:assert/strict";
-import { openDb } from "../../lib/db/db.ts";
+import { aroundQueries, openDb } from "../../lib/db/db.ts";
 import { fromHexDigits } from "../../lib/encoding.ts";
 import { freshDatabase, PG_FALLBACK_URL, test } from "../_server.ts";
 
@@ -146,6 +146,23 @@ test("db: a large binary read that fails leaves its connection able to read agai
     ),
   );
   assert.ok(labels.every(([row]) => row.label === "nothing"));
+});
+
+test("db: a wrapper made with aroundQueries sees every form of query, and each answers as unwrapped", async () => {
+  const seen: string[] = [];
+  const wrapped = aroundQueries(db.sql, (query, strings) => {
+    seen.push(strings.join("?").trim());
+    return query(db.sql);
+  });
+  const bytes = new Uint8Array([0, 1, 254, 255]);
+  const read = (sql: typeof db.sql) =>
+    Promise.all([
+      sql<{ n: number }>`select ${7}::int as n`,
+      sql.binary<{ b: Uint8Array }>`select ${bytes}::bytea as b`,
+      sql.binaryLarge<{ b: Uint8Array }>`select ${bytes}::bytea as b`,
+    ]);
+  assert.deepEqual(await read(wrapped), await read(db.sql));
+  assert.deepEqual(seen, ["select ?::int as n", "select ?::bytea as b", "select ?::bytea as b"]);
 });
 
 test("db: hex digits decode to their bytes, and anything else is refused", () => {

@@ -4,7 +4,7 @@
 
 import assert from "node:assert/strict";
 import { loadConfig } from "../../lib/config.ts";
-import { type Db, openDb, type Sql } from "../../lib/db/db.ts";
+import { aroundQueries, type Db, openDb } from "../../lib/db/db.ts";
 import { migrate } from "../../lib/db/migrate.ts";
 import { DEMO_ACCOUNT, DEMO_EMAIL, DEMO_PASSWORD, DEMO_SLUG, loadDemo } from "../../lib/demo.ts";
 import { migrations } from "../../sql/migrations.ts";
@@ -164,13 +164,13 @@ test("demo: a re-run completes the grant of an account a failed run left without
   // The demo closes its database when done; this one is kept open to be read afterwards.
   const db: Db = { ...real, close: () => Promise.resolve() };
   // The first run fails between the account and its grant: the grant's statement never runs.
-  const grantFails = Object.assign(
-    (strings: TemplateStringsArray, ...values: unknown[]) =>
+  const grantFails = aroundQueries(
+    db.sql,
+    (query, strings) =>
       /insert into ads_grants/.test(strings.join(""))
         ? Promise.reject(new Error("connection lost"))
-        : db.sql(strings, ...values),
-    { exec: db.sql.exec, binary: db.sql.binary, binaryLarge: db.sql.binaryLarge },
-  ) as Sql;
+        : query(db.sql),
+  );
   try {
     await assert.rejects(
       loadDemo({ ...db, sql: grantFails }, config, () => {}),
